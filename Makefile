@@ -1,0 +1,34 @@
+# Two commands do all set-up on a fresh machine with Python >= 3.10 and make:
+#   make demo   -- install, then run the main job on the embedded default
+#   make test   -- install, then run every test in parallel
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test schemas lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/spade-envs list
+	$(BIN)/spade-envs validate --bundled
+	$(BIN)/spade-envs play maze_walk --solution --seed 7
+
+test: setup
+	$(BIN)/python -m pytest -n 2 -q
+
+schemas: setup
+	$(BIN)/spade-envs schema --out schemas
+
+lint: setup
+	$(BIN)/ruff check spade_envs spade_train spade_eval tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

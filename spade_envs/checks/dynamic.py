@@ -1,0 +1,365 @@
+"""Dynamic checks: run the environment through an execution backend and hold it to the contract.
+
+The checker only talks to ``ExecutionBackend``/``EnvSession``; which backend runs the code (in this
+process, a child process, the WebAssembly sandbox) is the caller's choice. The checks go from cheap to
+expensive and stop early when the environment cannot be run at all.
+
+The central check is the feasibility certificate: replaying ``solution()`` from ``reset(seed)`` must
+win on every checked seed. An environment nobody can win teaches nothing and inflates regret.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from spade_envs.contract.actions import solution_to_actions
+from spade_envs.contract.episode import DEFAULT_REWARD_RANGE, is_win
+from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.errors import (
+    ContractViolation,
+    EnvCodeError,
+    EnvCrashError,
+    EnvLoadError,
+    EnvMemoryError,
+    EnvTimeoutError,
+)
+from spade_envs.runtime.replies import StepResult
+from spade_envs.runtime.session import EnvSession
+from spade_envs.spec.models import CheckFailure
+
+DEFAULT_MAX_TURNS = 10
+"""Turn budget assumed for an environment that neither declares nor is given one (the reference default)."""
+
+GARBAGE_ACTIONS: tuple[str, ...] = (
+    "",
+    "   \n\t ",
+    "I am not sure what to do.",
+    "\\boxed{}",
+    "\\boxed{",
+    "}\\boxed{{}",
+    "\\boxed{\\boxed{1}}",
+    "\\boxed{1}\\boxed{2}\\boxed{3}",
+    "\\boxed{-1}",
+    "\\boxed{1e309}",
+    "\\boxed{99999999999999999999999}",
+    "\\boxed{" + "x" * 10_000 + "}",
+    "\\boxed{测试 🙂 ∑ é}",
+    "\\boxed{\x00\x1b[2J\u200b\ufffd}",
+    "<tool_call>{not json</tool_call>",
+    '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>',
+    '<tool_call>{"name": 5, "arguments": [1, 2]}</tool_call>',
+    "<answer></answer>",
+)
+"""Actions every environment must survive without raising: a model will send all of these one day."""
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """What the dynamic checks need to know; all fields have defaults that suit model-written code."""
+
+    seeds: tuple[int, ...] = (0, 1, 2)
+    max_turns: int | None = None
+    """Passed to the constructor when set; otherwise the class default is used."""
+    init_kwargs: dict[str, Any] = field(default_factory=dict)
+    reward_range: tuple[float, float] | None = None
+    """Overrides the environment's declared ``reward_range``."""
+
+
+class _Stop(Exception):
+    """The environment cannot be run further (it timed out, crashed or ran out of memory)."""
+
+
+@dataclass
+class DynamicResult:
+    failures: list[CheckFailure] = field(default_factory=list)
+    ran: dict[str, float] = field(default_factory=dict)  # check name -> milliseconds
+    class_name: str | None = None
+    tool_use: bool | None = None
+
+    def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None) -> None:
+        failure = CheckFailure(check=check, message=message, line=line, detail=detail)
+        if all((f.check, f.message) != (check, message) for f in self.failures):
+            self.failures.append(failure)
+
+    def failed(self, check: str) -> bool:
+        return any(f.check == check for f in self.failures)
+
+
+def _preview(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class DynamicChecker:
+    """Runs the dynamic checks for one source file against one backend."""
+
+    def __init__(self, backend: ExecutionBackend, config: CheckConfig | None = None) -> None:
+        self.backend = backend
+        self.config = config or CheckConfig()
+
+    def run(self, source: str, class_name: str | None = None) -> DynamicResult:
+        result = DynamicResult()
+        self._source, self._class_name, self._result = source, class_name, result
+        sessions: list[EnvSession] = []
+        try:
+            with self._check("loads"):
+                primary = self._open()
+                sessions.append(primary)
+            if result.failed("loads"):
+                return result
+            result.class_name, result.tool_use = primary.loaded.class_name, primary.loaded.tool_use
+            self._turn_limit = primary.loaded.max_turns or self.config.max_turns or DEFAULT_MAX_TURNS
+            self._reward_range = self.config.reward_range or primary.loaded.reward_range or DEFAULT_REWARD_RANGE
+            second = self._open()
+            sessions.append(second)
+            self._run_all(primary, second)
+            result.ran.setdefault("timeout", 0.0)
+            result.ran.setdefault("runtime_limit", 0.0)
+        except _Stop:
+            pass
+        finally:
+            for session in sessions:
+                session.close()
+        return result
+
+    # ------------------------------------------------------------------ the checks, cheap to expensive
+    def _run_all(self, env: EnvSession, twin: EnvSession) -> None:
+        seeds = list(self.config.seeds)
+        with self._check("reset_returns"):
+            first = env.reset(seeds[0]).observation
+        if self._result.failed("reset_returns"):
+            return
+        with self._check("reset_deterministic"):
+            self._reset_deterministic(env, twin, seeds[0], first)
+        if self._result.tool_use:
+            with self._check("tool_schemas"):
+                self._tool_schemas(env, seeds[0])
+        with self._check("solution_defined"):
+            solutions = self._solutions(env, seeds)
+        if len(seeds) > 1:
+            with self._check("seeds_vary"):
+                self._seeds_vary(solutions)
+        with self._check("feasible"):
+            for seed, (_, solution) in solutions.items():
+                self._feasible(env, seed, solution)
+        with self._check("garbage_actions"):
+            self._garbage_actions(env, seeds[0])
+        with self._check("terminates"):
+            for seed in seeds:
+                self._terminates(env, seed)
+        with self._check("trajectory_deterministic"):
+            self._trajectory_deterministic(env, twin, seeds[0], solutions.get(seeds[0], ("", None))[1])
+        for check in ("step_returns", "reward_range"):
+            self._result.ran.setdefault(check, 0.0)
+
+    def _reset_deterministic(self, env: EnvSession, twin: EnvSession, seed: int, first: str) -> None:
+        other = twin.reset(seed).observation
+        if other != first:
+            self._result.fail(
+                "reset_deterministic",
+                f"Two instances reset with seed {seed} gave different observations "
+                f"({_preview(first, 60)!r} vs {_preview(other, 60)!r}); draw all randomness from "
+                "random.Random(seed) created in reset().",
+            )
+            return
+        env.step(GARBAGE_ACTIONS[3])
+        again = env.reset(seed).observation
+        if again != first:
+            self._result.fail(
+                "reset_deterministic",
+                f"reset(seed={seed}) after a step gave a different observation than the first reset; "
+                "reset() must rebuild all episode state from the seed.",
+            )
+
+    def _tool_schemas(self, env: EnvSession, seed: int) -> None:
+        env.reset(seed)
+        tools = env.tools()
+        if not tools:
+            self._result.fail("tool_schemas", "get_tools() returned no tools; fill self._tools in reset().")
+            return
+        for tool in tools:
+            function = tool.get("function") if isinstance(tool, dict) else None
+            name = function.get("name") if isinstance(function, dict) else None
+            parameters = function.get("parameters") if isinstance(function, dict) else None
+            if not isinstance(name, str) or not name:
+                self._result.fail("tool_schemas", "A tool has no name; use self._tools = {'name': {...}}.")
+            elif not function.get("description"):
+                self._result.fail("tool_schemas", f"Tool '{name}' has no description; say what it does.")
+            elif not isinstance(parameters, dict) or parameters.get("type") != "object":
+                self._result.fail(
+                    "tool_schemas",
+                    f"Tool '{name}' needs 'parameters' as a JSON schema object: "
+                    "{'type': 'object', 'properties': {...}, 'required': [...]}.",
+                )
+
+    def _solutions(self, env: EnvSession, seeds: list[int]) -> dict[int, tuple[str, Any]]:
+        solutions: dict[int, tuple[str, Any]] = {}
+        for seed in seeds:
+            observation = env.reset(seed).observation
+            solution = env.solution()
+            if solution is None or solution == "" or solution == []:
+                self._result.fail(
+                    "solution_defined",
+                    f"solution() returned {solution!r} for seed {seed}; return the answer (puzzles) "
+                    "or the list of winning actions (games).",
+                )
+                continue
+            solutions[seed] = (observation, solution)
+        return solutions
+
+    def _seeds_vary(self, solutions: dict[int, tuple[str, Any]]) -> None:
+        tasks = {(obs, json.dumps(sol, sort_keys=True, default=str)) for obs, sol in solutions.values()}
+        if len(solutions) > 1 and len(tasks) == 1:
+            self._result.fail(
+                "seeds_vary",
+                f"Seeds {sorted(solutions)} all gave the same task and solution; generate the task "
+                "from the seed so that different seeds give different tasks.",
+            )
+
+    def _feasible(self, env: EnvSession, seed: int, solution: Any) -> None:
+        actions = solution_to_actions(solution, tool_use=bool(self._result.tool_use))
+        if len(actions) > self._turn_limit:
+            self._result.fail(
+                "feasible",
+                f"solution() for seed {seed} needs {len(actions)} actions but max_turns is "
+                f"{self._turn_limit}; shorten the solution or raise max_turns.",
+            )
+            return
+        env.reset(seed)
+        rewards: list[float] = []
+        for index, action in enumerate(actions, start=1):
+            step = self._step(env, action)
+            rewards.append(step.reward)
+            if step.done:
+                if is_win(rewards, step.terminated):
+                    return
+                how = "was truncated" if step.truncated and not step.terminated else f"ended with reward {step.reward:g}"
+                self._result.fail(
+                    "feasible",
+                    f"Replaying solution() for seed {seed}: the episode {how} at action {index} of "
+                    f"{len(actions)} ({_preview(action, 60)!r}) instead of winning. Last observation: "
+                    f"{_preview(step.observation)!r}. Make solution() return actions that win, and give "
+                    "reward 1.0 with terminated=True on a win.",
+                )
+                return
+        self._result.fail(
+            "feasible",
+            f"Replaying all {len(actions)} solution() actions for seed {seed} did not end the episode. "
+            "Terminate with reward 1.0 when the task is solved.",
+        )
+
+    def _garbage_actions(self, env: EnvSession, seed: int) -> None:
+        env.reset(seed)
+        for action in GARBAGE_ACTIONS:
+            try:
+                step = self._step(env, action)
+            except EnvCodeError as error:
+                self._result.fail(
+                    "garbage_actions",
+                    f"step({_preview(action, 40)!r}) raised {error.exc_type}: {error.exc_message}. "
+                    "Treat unparseable actions as an invalid move: explain the format and give reward 0.",
+                    line=error.line,
+                    detail=error.traceback,
+                )
+                env.reset(seed)
+                continue
+            if step.done:
+                env.reset(seed)
+
+    def _terminates(self, env: EnvSession, seed: int) -> None:
+        for action in ("\\boxed{0}", "", "<tool_call>{}</tool_call>"):
+            env.reset(seed)
+            for _ in range(self._turn_limit):
+                if self._step(env, action).done:
+                    break
+            else:
+                self._result.fail(
+                    "terminates",
+                    f"After {self._turn_limit} steps of {action!r} (seed {seed}) the episode had not ended; "
+                    "count turns and return truncated=True when the count reaches max_turns.",
+                )
+                return
+            self._step(env, action)  # a step after the end must not raise
+
+    def _trajectory_deterministic(self, env: EnvSession, twin: EnvSession, seed: int, solution: Any) -> None:
+        moves = solution_to_actions(solution, tool_use=bool(self._result.tool_use)) if solution else []
+        probes = list(GARBAGE_ACTIONS[2:6])
+        actions = [a for pair in zip(probes + [""] * len(moves), moves + [""] * len(probes)) for a in pair if a]
+        actions = actions[: self._turn_limit]
+        first = self._play(env, seed, actions)
+        second = self._play(twin, seed, actions)
+        for index, (a, b) in enumerate(zip(first, second)):
+            if a != b:
+                self._result.fail(
+                    "trajectory_deterministic",
+                    f"Replaying the same {len(actions)} actions from seed {seed} diverged at step {index}: "
+                    f"{_preview(str(a), 80)!r} vs {_preview(str(b), 80)!r}. Avoid time, id(), object "
+                    "hashes and unseeded randomness in step().",
+                )
+                return
+
+    # ------------------------------------------------------------------ helpers
+    def _play(self, env: EnvSession, seed: int, actions: list[str]) -> list[tuple[Any, ...]]:
+        trajectory: list[tuple[Any, ...]] = [(env.reset(seed).observation,)]
+        for action in actions:
+            step = self._step(env, action)
+            trajectory.append((step.observation, step.reward, step.terminated, step.truncated))
+            if step.done:
+                break
+        return trajectory
+
+    def _step(self, env: EnvSession, action: str) -> StepResult:
+        step = env.step(action)
+        low, high = self._reward_range
+        if not math.isfinite(step.reward):
+            self._result.fail(
+                "reward_range", f"step({_preview(action, 40)!r}) returned reward {step.reward}; rewards must be finite."
+            )
+        elif not low - 1e-9 <= step.reward <= high + 1e-9:
+            self._result.fail(
+                "reward_range",
+                f"step({_preview(action, 40)!r}) returned reward {step.reward:g}, outside the declared range "
+                f"[{low:g}, {high:g}]; keep rewards inside it or declare reward_range = (low, high).",
+            )
+        return step
+
+    def _open(self) -> EnvSession:
+        return self.backend.open_session(
+            self._source,
+            class_name=self._class_name,
+            max_turns=self.config.max_turns,
+            init_kwargs=self.config.init_kwargs,
+        )
+
+    @contextmanager
+    def _check(self, name: str) -> Iterator[None]:
+        """Time one check and turn runtime errors into findings; stop everything on a dead backend."""
+        started = time.perf_counter()
+        try:
+            yield
+        except ContractViolation as violation:
+            self._result.fail(violation.check, str(violation))
+        except EnvCodeError as error:
+            self._result.fail(
+                name,
+                f"{error.phase}() raised {error.exc_type}: {error.exc_message}",
+                line=error.line,
+                detail=error.traceback,
+            )
+        except EnvLoadError as error:
+            self._result.fail("loads", f"The environment could not be loaded: {error}.")
+        except EnvTimeoutError as error:
+            self._result.fail("timeout", f"While checking {name}: {error}.")
+            raise _Stop from None
+        except (EnvMemoryError, EnvCrashError) as error:
+            self._result.fail("runtime_limit", f"While checking {name}: {error}.")
+            raise _Stop from None
+        finally:
+            self._result.ran[name] = self._result.ran.get(name, 0.0) + (time.perf_counter() - started) * 1000
+

@@ -1,0 +1,52 @@
+"""The execution-backend interface and the catalogue of backends.
+
+The checker, rollouts and evaluation talk only to this interface, so a new backend (the WebAssembly
+sandbox, a child process) plugs in without changing any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from spade_envs.runtime.inprocess import InProcessBackend
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.session import EnvSession
+
+
+class ExecutionBackend(Protocol):
+    """Where environment code runs. ``open_session`` loads the source and constructs the environment."""
+
+    name: str
+    isolated: bool
+    """Whether untrusted code is contained (False only for ``inprocess``)."""
+
+    def open_session(
+        self,
+        source: str,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> EnvSession: ...
+
+
+BACKEND_FACTORIES: dict[str, Callable[[ExecutionLimits], ExecutionBackend]] = {
+    "inprocess": InProcessBackend,
+}
+"""Backend name -> constructor. Read-only by convention: extend it by passing your own backend object."""
+
+DEFAULT_BACKEND = "inprocess"
+
+
+def backend_names() -> list[str]:
+    return sorted(BACKEND_FACTORIES)
+
+
+def create_backend(name: str, limits: ExecutionLimits | None = None) -> ExecutionBackend:
+    """Build a backend by name; raises ValueError naming the choices for an unknown name."""
+    try:
+        factory = BACKEND_FACTORIES[name]
+    except KeyError:
+        raise ValueError(f"unknown sandbox backend {name!r}; choose one of: {', '.join(backend_names())}") from None
+    return factory(limits or ExecutionLimits())

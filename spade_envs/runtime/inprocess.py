@@ -1,0 +1,115 @@
+"""The ``inprocess`` backend: environment code runs in this interpreter. Trusted code only.
+
+It is the fastest way to step an environment and the reference the sandboxed backends are measured
+against, but it isolates nothing: use it for the bundled library and code you wrote yourself.
+
+Limits: a per-call time limit is enforced with ``SIGALRM`` when calls come from the main thread
+(elsewhere there is no safe way to interrupt Python code in-process); the environment's prints are
+captured, also only on the main thread, because swapping ``sys.stdout`` is process-wide.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from spade_envs.runtime.errors import EnvTimeoutError
+from spade_envs.runtime.guest import EnvHost
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.session import EnvSession
+
+
+class _DeadlinePassed(BaseException):
+    """Raised by the alarm handler; a BaseException so ordinary ``except Exception`` does not eat it."""
+
+
+def _on_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    if seconds <= 0 or not _on_main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def _alarm(signum: int, frame: Any) -> None:
+        raise _DeadlinePassed()
+
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _BoundedWriter(io.StringIO):
+    """Keeps at most ``limit`` characters of what the environment prints."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def write(self, text: str) -> int:
+        room = self.limit - self.tell()
+        if room > 0:
+            super().write(text[:room])
+        return len(text)
+
+
+class InProcessTransport:
+    """Calls the dispatcher directly, under the time limit."""
+
+    def __init__(self, limits: ExecutionLimits) -> None:
+        self.limits = limits
+        self.host = EnvHost(passthrough=(_DeadlinePassed,))
+        self.output = _BoundedWriter(limits.max_output_bytes)
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        capture = _on_main_thread()
+        try:
+            with _deadline(self.limits.call_timeout_s):
+                if not capture:
+                    return self.host.handle(request)
+                with contextlib.redirect_stdout(self.output), contextlib.redirect_stderr(self.output):
+                    return self.host.handle(request)
+        except _DeadlinePassed:
+            raise EnvTimeoutError(
+                f"the environment's {request.get('op')}() ran longer than "
+                f"{self.limits.call_timeout_s:g} s; remove unbounded loops or make the work smaller"
+            ) from None
+
+    def close(self) -> None:
+        self.host = EnvHost()
+
+
+class InProcessBackend:
+    """Runs environments in the host interpreter (trusted code only)."""
+
+    name = "inprocess"
+    isolated = False
+
+    def __init__(self, limits: ExecutionLimits | None = None) -> None:
+        self.limits = limits or ExecutionLimits()
+
+    def open_session(
+        self,
+        source: str,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> EnvSession:
+        return EnvSession(
+            lambda: InProcessTransport(self.limits),
+            source,
+            class_name=class_name,
+            max_turns=max_turns,
+            init_kwargs=init_kwargs,
+        )

@@ -1,0 +1,163 @@
+"""``EnvSession``: one live environment instance, the same API whatever backend runs it.
+
+A backend only has to provide a *transport* (send a request dict, get a reply dict back); the
+session does everything else the same way for all of them: loading, checking replies, turning error
+replies into typed exceptions, and replacing a transport that broke (a timeout, a crash) at the next
+``reset`` so a long rollout survives one bad step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from spade_envs.runtime.errors import (
+    EnvCodeError,
+    EnvCrashError,
+    EnvLoadError,
+    EnvMemoryError,
+    EnvRuntimeError,
+    EnvTimeoutError,
+)
+from spade_envs.runtime.replies import ResetResult, StepResult, parse_reset, parse_step
+
+
+class Transport(Protocol):
+    """Carries request dicts to an ``EnvHost`` (see ``guest.py``) and its replies back."""
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class LoadedEnv:
+    """What the loader learned about the environment class."""
+
+    class_name: str
+    tool_use: bool
+    max_turns: int | None
+    reward_range: tuple[float, float] | None
+
+
+class EnvSession:
+    """A persistent environment instance: ``reset``/``step``/``solution``/``tools``/``close``."""
+
+    def __init__(
+        self,
+        open_transport: Callable[[], Transport],
+        source: str,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        self._open_transport = open_transport
+        self._load_request = {
+            "op": "load",
+            "source": source,
+            "class_name": class_name,
+            "max_turns": max_turns,
+            "init_kwargs": dict(init_kwargs or {}),
+        }
+        self._transport: Transport | None = None
+        self.loaded: LoadedEnv = self._start()
+
+    # ------------------------------------------------------------------ lifecycle
+    def _start(self) -> LoadedEnv:
+        self._transport = self._open_transport()
+        result = self._request(self._load_request)
+        if not isinstance(result, dict) or not isinstance(result.get("class_name"), str):
+            raise EnvCrashError("the backend sent a malformed reply to the load request")
+        declared = result.get("reward_range")
+        reward_range = None
+        if isinstance(declared, list) and len(declared) == 2 and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in declared
+        ):
+            reward_range = (float(declared[0]), float(declared[1]))
+        max_turns = result.get("max_turns")
+        return LoadedEnv(
+            class_name=result["class_name"],
+            tool_use=result.get("tool_use") is True,
+            max_turns=max_turns if isinstance(max_turns, int) and not isinstance(max_turns, bool) else None,
+            reward_range=reward_range,
+        )
+
+    def close(self) -> None:
+        """Release the instance; calling it twice is harmless."""
+        if self._transport is None:
+            return
+        try:
+            self._transport.call({"op": "close"})
+        except EnvRuntimeError:
+            pass  # closing a broken environment must not fail the caller
+        finally:
+            self._transport.close()
+            self._transport = None
+
+    def __enter__(self) -> EnvSession:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ environment calls
+    def reset(self, seed: int | None = None) -> ResetResult:
+        if self._transport is None:  # a previous call broke the transport: start afresh
+            self.loaded = self._start()
+        return parse_reset(self._request({"op": "reset", "seed": seed}))
+
+    def step(self, action: str) -> StepResult:
+        return parse_step(self._request({"op": "step", "action": action}))
+
+    def solution(self) -> Any:
+        return self._request({"op": "solution"})
+
+    def tools(self) -> list[dict[str, Any]] | None:
+        result = self._request({"op": "tools"})
+        return result if isinstance(result, list) else None
+
+    # ------------------------------------------------------------------ plumbing
+    def _request(self, request: dict[str, Any]) -> Any:
+        if self._transport is None:
+            raise EnvCrashError("this session broke on an earlier call; call reset() to start a new one")
+        try:
+            reply = self._transport.call(request)
+        except (EnvTimeoutError, EnvMemoryError, EnvCrashError):
+            self._discard_transport()
+            raise
+        if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+            self._discard_transport()
+            raise EnvCrashError("the backend sent a malformed reply")
+        if reply["ok"]:
+            return reply.get("result")
+        raise self._error_from_reply(reply.get("error"), str(request.get("op")))
+
+    def _discard_transport(self) -> None:
+        if self._transport is not None:
+            self._transport.close()
+            self._transport = None
+
+    def _error_from_reply(self, error: Any, op: str) -> EnvRuntimeError:
+        if not isinstance(error, dict):
+            self._discard_transport()
+            return EnvCrashError("the backend sent a malformed error reply")
+        kind = error.get("kind")
+        message = str(error.get("message", ""))
+        if kind == "load":
+            return EnvLoadError(message)
+        if kind == "memory":
+            self._discard_transport()  # never reuse a heap that ran out of memory
+            return EnvMemoryError(f"the environment ran out of memory during {op}()")
+        if kind == "exception":
+            line = error.get("line")
+            return EnvCodeError(
+                phase=str(error.get("phase", op)),
+                exc_type=str(error.get("type", "Exception")),
+                message=message,
+                traceback=str(error.get("traceback", "")),
+                line=line if isinstance(line, int) else None,
+            )
+        self._discard_transport()
+        return EnvCrashError(f"the backend reported a protocol error: {message}")
