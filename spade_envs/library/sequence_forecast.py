@@ -77,7 +77,11 @@ class SequenceForecastEnv:
 
     def reset(self, seed: int | None = None) -> tuple[str, dict]:
         """Draw a new rule, reveal the first six terms and restore all lives."""
-        self._rule, self._terms = _make_sequence(random.Random(seed))
+        rng = random.Random(seed)
+        while True:  # reject degenerate draws (e.g. x0 at the fixed point of x -> r*x + c)
+            self._rule, self._terms = _make_sequence(rng)
+            if len(set(self._terms[_SHOWN:])) >= _TOTAL - _SHOWN - 1:
+                break
         self._known, self._correct, self._misses = _SHOWN, 0, 0
         self._turn, self._terminated, self._truncated = 0, False, False
         rules = (

@@ -1,0 +1,89 @@
+"""The inprocess backend through the session API: replies, errors, time limits, recovery."""
+
+from __future__ import annotations
+
+import pytest
+
+from spade_envs.runtime import (
+    ContractViolation,
+    EnvCodeError,
+    EnvCrashError,
+    EnvLoadError,
+    EnvTimeoutError,
+    ExecutionLimits,
+    create_backend,
+)
+from tests.conftest import COUNTER_ENV
+
+
+def test_session_runs_an_episode(inprocess):
+    with inprocess.open_session(COUNTER_ENV) as env:
+        assert env.loaded.class_name == "CounterEnv" and env.loaded.max_turns == 5
+        first = env.reset(3)
+        answer = env.solution()
+        step = env.step(f"\\boxed{{{answer}}}")
+        assert step.reward == 1.0 and step.terminated and answer in first.observation
+
+
+def test_max_turns_and_kwargs_reach_the_constructor(inprocess):
+    with inprocess.open_session(COUNTER_ENV, max_turns=2) as env:
+        assert env.loaded.max_turns == 2
+
+
+def test_exception_in_step_carries_the_environment_traceback(inprocess):
+    source = COUNTER_ENV.replace("self.turn += 1", "self.turn += 1\n        items = []\n        items[self.turn]")
+    with inprocess.open_session(source) as env:
+        env.reset(0)
+        with pytest.raises(EnvCodeError) as caught:
+            env.step("x")
+    error = caught.value
+    assert error.exc_type == "IndexError" and error.phase == "step"
+    assert "items[self.turn]" in error.traceback and "in step" in error.traceback
+    assert "spade_envs" not in error.traceback  # only the environment's own frames
+    assert error.line == source.splitlines().index("        items[self.turn]") + 1
+
+
+def test_error_message_never_calls_hostile_str(inprocess):
+    source = COUNTER_ENV + (
+        "\nclass _Evil(Exception):\n    def __str__(self):\n        while True:\n            pass\n"
+    ) + "\n"
+    source = source.replace("self.turn += 1", "self.turn += 1\n        raise _Evil('plain text')")
+    with inprocess.open_session(source) as env:
+        env.reset(0)
+        with pytest.raises(EnvCodeError, match="plain text"):
+            env.step("x")
+
+
+def test_load_errors(inprocess):
+    with pytest.raises(EnvLoadError, match="exactly one public class"):
+        inprocess.open_session("class Helper:\n    pass\n")
+    with pytest.raises(EnvCodeError) as caught:
+        inprocess.open_session("x = 1 / 0\n")
+    assert caught.value.phase == "load" and caught.value.exc_type == "ZeroDivisionError"
+
+
+def test_bad_replies_become_contract_violations(inprocess):
+    source = COUNTER_ENV.replace('return "wrong", 0.0, False, truncated, {}', 'return "wrong", "0", False, truncated')
+    with inprocess.open_session(source) as env:
+        env.reset(0)
+        with pytest.raises(ContractViolation) as caught:
+            env.step("x")
+    assert caught.value.check == "step_returns" and "5-tuple" not in str(caught.value)
+
+
+def test_timeout_breaks_the_session_and_reset_recovers():
+    backend = create_backend("inprocess", ExecutionLimits(call_timeout_s=0.2))
+    source = COUNTER_ENV.replace("self.turn += 1", "self.turn += 1\n        while action == 'loop':\n            pass")
+    with backend.open_session(source) as env:
+        env.reset(0)
+        with pytest.raises(EnvTimeoutError, match="0.2 s"):
+            env.step("loop")
+        with pytest.raises(EnvCrashError, match="reset"):
+            env.step("x")
+        env.reset(0)  # a fresh instance replaces the broken one
+        assert env.step("x").reward == 0.0
+
+
+def test_unknown_backend_names_the_choices():
+    with pytest.raises(ValueError, match="choose one of: inprocess"):
+        create_backend("docker")
