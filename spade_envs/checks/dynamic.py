@@ -75,6 +75,10 @@ class _Stop(Exception):
     """The environment cannot be run further (it timed out, crashed or ran out of memory)."""
 
 
+class _CheckAborted(Exception):
+    """The current check cannot go on; the reason was already recorded under another check."""
+
+
 @dataclass
 class DynamicResult:
     failures: list[CheckFailure] = field(default_factory=list)
@@ -83,17 +87,34 @@ class DynamicResult:
     tool_use: bool | None = None
 
     def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None) -> None:
-        failure = CheckFailure(check=check, message=message, line=line, detail=detail)
-        if all((f.check, f.message) != (check, message) for f in self.failures):
-            self.failures.append(failure)
+        # One finding per check: the first counterexample is what a designer needs to repair.
+        if not self.failed(check):
+            self.failures.append(CheckFailure(check=check, message=_flat(message), line=line, detail=detail))
 
     def failed(self, check: str) -> bool:
         return any(f.check == check for f in self.failures)
 
 
 def _preview(text: str, limit: int = 160) -> str:
+    """Shorten text for a one-line message."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _flat(text: str) -> str:
+    """Messages are one line; multi-line evidence belongs in ``detail``."""
+    return " ".join(text.split())
+
+
+def _show_action(action: str, limit: int = 40) -> str:
+    """An action as Python would write it, so '' and '  ' stay distinguishable."""
+    shown = repr(action[:limit])
+    return shown + ("..." if len(action) > limit else "")
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Trajectory steps compared with NaN equal to NaN (a NaN reward is reward_range's business)."""
+    return repr(a) == repr(b)
 
 
 class DynamicChecker:
@@ -168,7 +189,7 @@ class DynamicChecker:
                 "random.Random(seed) created in reset().",
             )
             return
-        env.step(GARBAGE_ACTIONS[3])
+        self._step(env, GARBAGE_ACTIONS[3])
         again = env.reset(seed).observation
         if again != first:
             self._result.fail(
@@ -234,7 +255,7 @@ class DynamicChecker:
         env.reset(seed)
         rewards: list[float] = []
         for index, action in enumerate(actions, start=1):
-            step = self._step(env, action)
+            step = self._step(env, action, probe=False)
             rewards.append(step.reward)
             if step.done:
                 if is_win(rewards, step.terminated):
@@ -243,7 +264,7 @@ class DynamicChecker:
                 self._result.fail(
                     "feasible",
                     f"Replaying solution() for seed {seed}: the episode {how} at action {index} of "
-                    f"{len(actions)} ({_preview(action, 60)!r}) instead of winning. Last observation: "
+                    f"{len(actions)} ({_show_action(action, 60)}) instead of winning. Last observation: "
                     f"{_preview(step.observation)!r}. Make solution() return actions that win, and give "
                     "reward 1.0 with terminated=True on a win.",
                 )
@@ -257,19 +278,7 @@ class DynamicChecker:
     def _garbage_actions(self, env: EnvSession, seed: int) -> None:
         env.reset(seed)
         for action in GARBAGE_ACTIONS:
-            try:
-                step = self._step(env, action)
-            except EnvCodeError as error:
-                self._result.fail(
-                    "garbage_actions",
-                    f"step({_preview(action, 40)!r}) raised {error.exc_type}: {error.exc_message}. "
-                    "Treat unparseable actions as an invalid move: explain the format and give reward 0.",
-                    line=error.line,
-                    detail=error.traceback,
-                )
-                env.reset(seed)
-                continue
-            if step.done:
+            if self._step(env, action).done:
                 env.reset(seed)
 
     def _terminates(self, env: EnvSession, seed: int) -> None:
@@ -281,28 +290,33 @@ class DynamicChecker:
             else:
                 self._result.fail(
                     "terminates",
-                    f"After {self._turn_limit} steps of {action!r} (seed {seed}) the episode had not ended; "
+                    f"After {self._turn_limit} steps of {_show_action(action)} (seed {seed}) the episode had not ended; "
                     "count turns and return truncated=True when the count reaches max_turns.",
                 )
                 return
             self._step(env, action)  # a step after the end must not raise
 
     def _trajectory_deterministic(self, env: EnvSession, twin: EnvSession, seed: int, solution: Any) -> None:
+        """Replay identical action scripts on two instances: solution moves mixed with probes, and wrong moves.
+
+        Wrong moves matter: feedback on a mistake is where unseeded randomness usually hides.
+        """
         moves = solution_to_actions(solution, tool_use=bool(self._result.tool_use)) if solution else []
         probes = list(GARBAGE_ACTIONS[2:6])
-        actions = [a for pair in zip(probes + [""] * len(moves), moves + [""] * len(probes)) for a in pair if a]
-        actions = actions[: self._turn_limit]
-        first = self._play(env, seed, actions)
-        second = self._play(twin, seed, actions)
-        for index, (a, b) in enumerate(zip(first, second)):
-            if a != b:
-                self._result.fail(
-                    "trajectory_deterministic",
-                    f"Replaying the same {len(actions)} actions from seed {seed} diverged at step {index}: "
-                    f"{_preview(str(a), 80)!r} vs {_preview(str(b), 80)!r}. Avoid time, id(), object "
-                    "hashes and unseeded randomness in step().",
-                )
-                return
+        mixed = [a for pair in zip(probes + [""] * len(moves), moves + [""] * len(probes)) for a in pair if a]
+        wrong = ["\\boxed{0}", "\\boxed{1}", "\\boxed{A}", "\\boxed{yes}", "<answer>0</answer>"] * self._turn_limit
+        for actions in (mixed[: self._turn_limit], wrong[: self._turn_limit]):
+            first = self._play(env, seed, actions)
+            second = self._play(twin, seed, actions)
+            for index, (a, b) in enumerate(zip(first, second)):
+                if not _same(a, b):
+                    self._result.fail(
+                        "trajectory_deterministic",
+                        f"Replaying the same {len(actions)} actions from seed {seed} on two instances diverged "
+                        f"at step {index}: {_preview(str(a), 80)!r} vs {_preview(str(b), 80)!r}. Avoid time, "
+                        "id(), object hashes and random generators that reset() does not reseed.",
+                    )
+                    return
 
     # ------------------------------------------------------------------ helpers
     def _play(self, env: EnvSession, seed: int, actions: list[str]) -> list[tuple[Any, ...]]:
@@ -314,17 +328,32 @@ class DynamicChecker:
                 break
         return trajectory
 
-    def _step(self, env: EnvSession, action: str) -> StepResult:
-        step = env.step(action)
+    def _step(self, env: EnvSession, action: str, *, probe: bool = True) -> StepResult:
+        """One step with its reward checked. A probe action that crashes the environment is a
+        ``garbage_actions`` failure whichever check sent it; a crashing solution move belongs to the caller.
+        """
+        try:
+            step = env.step(action)
+        except EnvCodeError as error:
+            if not probe:
+                raise
+            self._result.fail(
+                "garbage_actions",
+                f"step({_show_action(action)}) raised {error.exc_type}: {_preview(error.exc_message, 200)}. "
+                "Treat unparseable or wrong actions as an invalid move: explain the format and give reward 0.",
+                line=error.line,
+                detail=error.traceback,
+            )
+            raise _CheckAborted from None
         low, high = self._reward_range
         if not math.isfinite(step.reward):
             self._result.fail(
-                "reward_range", f"step({_preview(action, 40)!r}) returned reward {step.reward}; rewards must be finite."
+                "reward_range", f"step({_show_action(action)}) returned reward {step.reward}; rewards must be finite."
             )
         elif not low - 1e-9 <= step.reward <= high + 1e-9:
             self._result.fail(
                 "reward_range",
-                f"step({_preview(action, 40)!r}) returned reward {step.reward:g}, outside the declared range "
+                f"step({_show_action(action)}) returned reward {step.reward:g}, outside the declared range "
                 f"[{low:g}, {high:g}]; keep rewards inside it or declare reward_range = (low, high).",
             )
         return step
@@ -343,12 +372,14 @@ class DynamicChecker:
         started = time.perf_counter()
         try:
             yield
+        except _CheckAborted:
+            pass
         except ContractViolation as violation:
             self._result.fail(violation.check, str(violation))
         except EnvCodeError as error:
             self._result.fail(
                 name,
-                f"{error.phase}() raised {error.exc_type}: {error.exc_message}",
+                f"{error.phase}() raised {error.exc_type}: {_preview(error.exc_message, 200)}",
                 line=error.line,
                 detail=error.traceback,
             )

@@ -96,13 +96,15 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
         result.fail("syntax", f"The source cannot be parsed: {error}. Remove the offending characters.")
         return result
 
+    strings = _code_strings(tree)
     _check_imports_and_names(tree, result)
+    _check_strings(strings, result)
     env_class = _check_env_class(tree, result)
     if env_class is not None:
         result.class_name = env_class.name
         result.tool_use = _inherits_tool_use_base(env_class, _module_classes(tree))
         _check_methods(env_class, _module_classes(tree), result)
-        if not result.tool_use and "boxed" not in source:
+        if not result.tool_use and not any("boxed" in text for text, _ in strings):
             result.warn(
                 "boxed_actions",
                 "The environment never mentions \\boxed{}; agents send actions as \\boxed{...}, "
@@ -146,21 +148,67 @@ def _check_imports_and_names(tree: ast.Module, result: StaticResult) -> None:
                 "use ordinary attributes of your own objects.",
                 node.lineno,
             )
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if _names_an_internal(node.value):
-                result.fail(
-                    "forbidden_attribute",
-                    f"The string '{node.value}' names an interpreter internal (a getattr escape) and is not "
-                    "allowed; use ordinary attributes of your own objects.",
-                    node.lineno,
-                )
 
 
-def _names_an_internal(text: str) -> bool:
-    """A string that spells a forbidden dunder or frame attribute, as used in getattr escapes."""
-    dunder = text.startswith("__") and text.endswith("__")
-    frame_attribute = text[:3] in ("f_g", "f_l", "f_b", "gi_", "tb_", "co_", "cr_", "ag_")
-    return (dunder or frame_attribute) and (text in FORBIDDEN_ATTRIBUTES or text in FORBIDDEN_NAMES)
+# ---------------------------------------------------------------------- strings used by the code
+_INTERNAL_NAMES = sorted(
+    {name for name in FORBIDDEN_ATTRIBUTES | set(FORBIDDEN_NAMES) if name.startswith("__")}
+    | {"f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame"}
+)
+
+
+def _docstring_nodes(tree: ast.Module) -> set[int]:
+    """ids of the string constants that are docstrings (prose, not code)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
+                first.value.value, str
+            ):
+                found.add(id(first.value))
+    return found
+
+
+def _fold(node: ast.AST) -> str | None:
+    """The value of a string expression built only from constants (``"__glob" + "als__"``)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _fold(node.left), _fold(node.right)
+        if left is not None and right is not None:
+            return left + right
+    if isinstance(node, ast.JoinedStr):
+        parts = [_fold(value) for value in node.values]
+        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+    return None
+
+
+def _code_strings(tree: ast.Module) -> list[tuple[str, int]]:
+    """Every string the code uses (docstrings excluded), with constant concatenations folded."""
+    docstrings = _docstring_nodes(tree)
+    strings = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            strings.append((node.value, node.lineno))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            folded = _fold(node)
+            if folded is not None:
+                strings.append((folded, node.lineno))
+    return strings
+
+
+def _check_strings(strings: list[tuple[str, int]], result: StaticResult) -> None:
+    """Strings naming interpreter internals: the raw material of getattr and str.format escapes."""
+    for text, line in strings:
+        named = next((name for name in _INTERNAL_NAMES if name in text), None)
+        if named is not None:
+            result.fail(
+                "forbidden_attribute",
+                f"The string {text[:60]!r} names the interpreter internal '{named}' (a getattr or format "
+                "escape) and is not allowed; use ordinary attributes of your own objects.",
+                line,
+            )
 
 
 # ---------------------------------------------------------------------- the environment class

@@ -126,7 +126,7 @@ class ToolUseBaseEnv:
                 "function": {
                     "name": name,
                     "description": str(spec.get("description", "")),
-                    "parameters": spec.get("parameters", {"type": "object", "properties": {}}),
+                    "parameters": spec.get("parameters"),
                 },
             }
             for name, spec in self._tools.items()

@@ -1,11 +1,10 @@
 """ArchiveQuestEnv: answer questions about a hidden document using search and peek commands.
 
-Why this shape: the agent never sees the document. It gets three questions derived from it (which
-paragraph holds two words, how many paragraphs use a word, which number or name is in the paragraph
-holding a rare word) and must plan lookups: `search` returns paragraph numbers only and `peek` a short
-profile of one paragraph (length, numbers, names), never a passage. The reward is the fraction of
-answers correct, so partial understanding earns partial credit; only a fully correct submission wins.
-Any text can be given as `document=`; the default is a short original text about a fictional guild.
+Why this shape: the agent never sees the document, only three questions derived from it (which paragraph
+holds two words, how many paragraphs use a word, which number or name is in the paragraph holding a rare
+word). It must plan lookups: `search` returns paragraph numbers only and `peek` a short profile (length,
+numbers, names), never a passage. Reward = fraction of answers correct, so partial understanding earns
+partial credit. Any text can be given as `document=`; the default is an original text about a fictional guild.
 """
 
 from __future__ import annotations
@@ -20,33 +19,31 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
 _TOKEN_OR_MARK = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+|[^\sA-Za-z\d]")  # punctuation ends a name
 _HELP = ("One command per turn:\n- \\boxed{search <word>}: which paragraphs contain that exact word "
          "(case-insensitive)\n- \\boxed{peek <n>}: a short profile of paragraph n (length, numbers and "
-         "names it mentions)\n- \\boxed{answer <a1> | <a2> | <a3>}: submit all answers; this ends the episode.")
-_STOP = frozenset("about after again along among because before being between could every first from their there "
-                  "these those through under until where which while would other still often never should "
-                  "might whose within without into over such them then than".split())
-_DOC = """The Guild of Tidewatchers was founded in 1794 by a small circle of keepers who tended the lamps along the
-Corran coast. Their charter, signed in the harbour town of Velmouth, promised that no light would go dark for
-want of oil or company. Any keeper who had served three winters on a rock station could join.
+         "names it mentions)\n- \\boxed{answer <a1> | <a2> | <a3>}: submit all answers; this ends the game.")
+_STOP = frozenset("about after again along among because before being between could every first from their "
+                  "there these those through under until where which while would other still often".split())
+_DOC = """The Guild of Tidewatchers was founded in 1794 by a small circle of keepers who tended the lamps
+along the Corran coast. Their charter, signed in the harbour town of Velmouth, promised that no light would go
+dark for want of oil or company. Any keeper who had served three winters on a rock station could join.
 
-Each station kept a logbook, bound in oiled canvas, in which the keeper recorded the weather, passing ships
-and the state of the lamp every four hours. The first guild inspector, Ottoline Brask, read every logbook
-twice a year and awarded a brass pin to stations with no missed entries.
+Each station kept a logbook, bound in oiled canvas, where the keeper recorded the weather, passing ships and
+the lamp every four hours. The first guild inspector, Ottoline Brask, read each logbook twice a year.
 
-Training began in the lamp room. Apprentices learned to trim wicks, polish the great lens and wind the
-clockwork that turned the beam. A full rotation took 40 seconds at Harrow Spit, and sailors could name the
-lighthouse from its rhythm alone.
+Training began in the lamp room. Apprentices learned to trim wicks, polish the lens and wind the clockwork
+that turned the beam. A full rotation took 40 seconds at Harrow Spit, and sailors knew each light by its
+rhythm.
 
 Winter was the hardest season. Supply boats could not land for weeks, so every station stored 600 litres of
-oil and enough salted fish for a siege of storms. In 1851 the keepers of Greywater Rock survived nine weeks of
-isolation, reading aloud from the guild library to pass the evenings.
+oil and salted fish. In 1851 the keepers of Greywater Rock survived nine weeks of isolation, reading aloud
+from the guild library.
 
-Signals mattered as much as light. When fog rolled in, keepers sounded a horn driven by a hand pump, and the
-guild fixed a code of long and short blasts for each station. The keeper at Lantern Hollow, Isaac Tembe, wrote
-the signal guide that apprentices still memorise.
+Signals mattered as much as light. In fog, keepers sounded a horn driven by a hand pump, and the guild fixed a
+code of long and short blasts for each station. The keeper at Lantern Hollow, Isaac Tembe, wrote the signal
+guide.
 
 Electric lamps arrived in 1923 and the stations were automated one by one. The last resident keeper left
-Harrow Spit in 1961, and the guild became a society of historians who restore logbooks, repair old lenses and
-gather each summer in Velmouth to read aloud the names of every keeper."""
+Harrow Spit in 1961, and the guild became a society of historians who restore logbooks and gather in Velmouth
+each summer."""
 
 
 def _profile(text: str) -> dict[str, Any]:
@@ -83,10 +80,9 @@ class ArchiveQuestEnv:
         self.max_turns = max_turns
         self.kwargs = kwargs
         document = kwargs.get("document")
-        self._document = document if isinstance(document, str) and len(_TOKEN.findall(document)) >= 60 else _DOC
+        self._document = document if isinstance(document, str) and len(document.split()) >= 60 else _DOC
         self._paras: list[dict[str, Any]] = []
         self._questions: list[dict[str, Any]] = []
-        self._turn, self._done = 0, False
         self.reset()
 
     def reset(self, seed: int | None = None) -> tuple[str, dict[str, Any]]:
@@ -116,9 +112,8 @@ class ArchiveQuestEnv:
         for w in sorted(where):  # one seeded rare word per paragraph, so lookups vary across seeds
             if len(where[w]) == 1 and (where[w][0] not in rare or rng.random() < 0.3):
                 rare[where[w][0]] = w
-        makers = rng.sample(["pair", "count", "number", "name"], 4)
         questions: list[dict[str, Any]] = []
-        for kind in makers * 3:
+        for kind in rng.sample(["pair", "count", "number", "name"], 4) * 3:
             q = self._question(kind, rng, where, common, rare)
             if q and len(questions) < 3 and all(q["text"] != x["text"] for x in questions):
                 questions.append(q)
@@ -150,10 +145,11 @@ class ArchiveQuestEnv:
 
     @staticmethod
     def _correct(given: str, q: dict[str, Any]) -> bool:
-        text = " ".join(re.sub(r"[^a-z0-9 ]", " ", given.lower().replace(",", "")).split())
-        if q["kind"] == "name":
-            return text == q["answer"].lower() or (len(text) >= 4 and text in q["answer"].lower().split())
-        return re.findall(r"\d+", text) == [q["answer"]]
+        text, want = (" ".join(re.sub(r"[^a-z0-9 ]", " ", t.lower().replace(",", "")).split())
+                      for t in (given, q["answer"]))
+        if q["kind"] == "name":  # the full name, or one distinctive part of it ("Harrow" for "Harrow Spit")
+            return text == want or (len(text) >= 4 and text in want.split())
+        return re.findall(r"\d+", text) == [want]
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Run one command; only `answer` can end the episode early."""
@@ -168,7 +164,7 @@ class ArchiveQuestEnv:
             marks = [self._correct(p, q) for p, q in zip(parts, self._questions)]
             self._done = True
             verdict = ", ".join(f"Q{i + 1} {'correct' if m else 'wrong'}" for i, m in enumerate(marks))
-            return f"Answers received: {verdict}.", sum(marks) / len(marks), True, False, {"correct": sum(marks)}
+            return f"Answers: {verdict}.", sum(marks) / len(marks), True, False, {"score": sum(marks)}
         obs = self._lookup(command, arg)
         truncated = self._done = self._turn >= self.max_turns
         if truncated:
@@ -193,7 +189,7 @@ class ArchiveQuestEnv:
                 f"numbers mentioned: {numbers}; names mentioned: {names}."
         if command == "answer":
             return f"Give exactly {len(self._questions)} answers separated by '|'."
-        return "Unknown command. Use \\boxed{search <word>}, \\boxed{peek <n>} or \\boxed{answer a1 | a2 | a3}."
+        return "Unknown command. Use \\boxed{search <word>}, \\boxed{peek <n>} or \\boxed{answer ...}."
 
     def solution(self) -> list[str]:
         """Reference trajectory: the lookups each question needs, then the full answer."""

@@ -93,7 +93,8 @@ class TruthTellersEnv:
                 break
         self._world, self._statements = world, statements
         self._turn, self._attempts, self._done = 0, 0, False
-        said = "\n".join(f'{self._names[p]} says: "{_say(s, p, self._names)}"' for p, s in enumerate(statements))
+        said = "\n".join(f'{self._names[i]} says: "{_say(st, i, self._names)}"'
+                          for i, st in enumerate(statements))
         obs = (f"On this island every inhabitant is a knight (always tells the truth) or a knave (always "
                f"lies). You meet {n} inhabitants: {', '.join(self._names)}.\n{said}\n\nWho is a knight and "
                f"who is a knave? Answer like \\boxed{{A=knight,B=knave,...}} naming everyone. Only your "

@@ -1,0 +1,140 @@
+"""The defect zoo: one small broken environment per file in tests/zoo/, each rejected by the check it names.
+
+Every zoo file starts with one of
+
+* ``# expect: <check>``          -- the validator must reject it, and ``<check>`` must be among the failures;
+* ``# expect: valid``            -- the validator must accept it (release-style code, no edits);
+* ``# expect-warning: <check>``  -- the validator must accept it and warn with ``<check>``.
+
+Apart from its one defect, each zoo environment is a complete, deterministic, winnable environment, so the
+named check is the one that fires. ``file_too_large.py`` is small on disk: a ``# zoo-pad-bytes: N`` line
+makes the test append N bytes of generated data before validating (a huge file is not committed).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from spade_envs.checks import CHECKS_BY_NAME, check_names, validate_source
+from spade_envs.runtime import ExecutionLimits, create_backend
+
+ZOO = Path(__file__).resolve().parent / "zoo"
+WARNING_ONLY_CHECKS = {"close_method", "boxed_actions"}
+
+_EXPECT = re.compile(r"#\s*(expect|expect-warning):\s*([a-z_]+)\s*$")
+_PAD = re.compile(r"^#\s*zoo-pad-bytes:\s*(\d+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ZooCase:
+    path: Path
+    kind: str  # "fail", "valid" or "warning"
+    check: str | None
+
+    @property
+    def id(self) -> str:
+        return self.path.stem
+
+
+def _read_case(path: Path) -> ZooCase:
+    first_line = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    match = _EXPECT.fullmatch(first_line.strip())
+    if match is None:
+        raise ValueError(
+            f"{path.name}: the first line must be '# expect: <check>' or '# expect-warning: <check>'"
+        )
+    tag, name = match.groups()
+    if tag == "expect-warning":
+        return ZooCase(path, "warning", name)
+    if name == "valid":
+        return ZooCase(path, "valid", None)
+    return ZooCase(path, "fail", name)
+
+
+CASES: list[ZooCase] = [_read_case(path) for path in sorted(ZOO.glob("*.py"))]
+
+
+def _source(case: ZooCase) -> str:
+    """The zoo file's code, padded with generated data when it asks for it (the file_size case)."""
+    source = case.path.read_text(encoding="utf-8")
+    pad = _PAD.search(source)
+    if pad is None:
+        return source
+    target = int(pad.group(1))
+    words = ", ".join(f'"w{i:07d}"' for i in range(target // 11 + 1))
+    padded = f"{source}\n\n_WORD_LIST = [{words}]\n"
+    assert len(padded.encode("utf-8")) > target
+    return padded
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return create_backend("inprocess", ExecutionLimits(call_timeout_s=1.0))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_zoo_case(case: ZooCase, backend, tmp_path: Path) -> None:
+    source = _source(case)
+    if source != case.path.read_text(encoding="utf-8"):  # generated at runtime: validate the written file
+        written = tmp_path / case.path.name
+        written.write_text(source, encoding="utf-8")
+        source = written.read_text(encoding="utf-8")
+    report = validate_source(source, backend, path=str(case.path))
+    failures = [(f.check, f.message) for f in report.failures]
+    warnings = [(w.check, w.message) for w in report.warnings]
+
+    for check, message in failures + warnings:
+        assert check in CHECKS_BY_NAME, f"unknown check name {check!r} in the report"
+        assert message and message.strip(), f"empty message for {check}"
+        assert "\n" not in message and "\r" not in message, f"{check} message spans lines: {message!r}"
+
+    if case.kind == "fail":
+        assert not report.ok, f"{case.id}: accepted, but {case.check} should reject it; warnings: {warnings}"
+        assert case.check in {check for check, _ in failures}, (
+            f"{case.id}: expected a {case.check} failure, got {failures}"
+        )
+    elif case.kind == "valid":
+        assert report.ok, f"{case.id}: a valid environment was rejected: {failures}"
+    else:
+        assert report.ok, f"{case.id}: a warning-only defect was rejected: {failures}"
+        assert case.check in {check for check, _ in warnings}, (
+            f"{case.id}: expected a {case.check} warning, got {warnings}"
+        )
+
+
+def test_zoo_has_enough_cases() -> None:
+    assert sum(case.kind == "fail" for case in CASES) >= 20
+    assert sum(case.kind == "valid" for case in CASES) >= 2
+    assert sum(case.kind == "warning" for case in CASES) >= 1
+
+
+def test_zoo_check_names_are_catalogued() -> None:
+    unknown = sorted({case.check for case in CASES if case.check and case.check not in CHECKS_BY_NAME})
+    assert not unknown, f"zoo files expect checks missing from the catalogue: {unknown}"
+    for case in CASES:
+        if case.kind == "warning":
+            assert case.check in WARNING_ONLY_CHECKS, f"{case.id}: {case.check} is not a warning-only check"
+        if case.kind == "fail":
+            assert case.check not in WARNING_ONLY_CHECKS, f"{case.id}: {case.check} only ever warns"
+
+
+def test_zoo_covers_many_checks() -> None:
+    failing = {case.check for case in CASES if case.kind == "fail"}
+    assert len(failing) >= 15, sorted(failing)
+
+
+def test_zoo_covers_the_whole_catalogue() -> None:
+    """Every catalogued check has a zoo case: a new check needs an environment that trips it."""
+    covered = {case.check for case in CASES if case.check}
+    missing = sorted(set(check_names()) - covered)
+    assert not missing, f"checks without a zoo case: {missing}"
+
+
+def test_zoo_ids_are_unique_and_named_after_the_defect() -> None:
+    ids = [case.id for case in CASES]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]*", case_id) for case_id in ids)
