@@ -71,9 +71,10 @@ def _source(case: ZooCase) -> str:
     return padded
 
 
-@pytest.fixture(scope="module")
-def backend():
-    return create_backend("inprocess", ExecutionLimits(call_timeout_s=1.0))
+@pytest.fixture(scope="module", params=["inprocess", "wasm"])
+def backend(request):
+    """Every case must be caught for the same reason whichever backend runs it."""
+    return create_backend(request.param, ExecutionLimits(call_timeout_s=1.0))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])

@@ -118,6 +118,9 @@ class CalendarAssistantEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPA
             hour, suffix = int(m.group(1)), (m.group(3) or "").lower()
             hour = hour % 12 + (12 if suffix == "pm" else 0) if suffix else hour
             return f"{hour:02d}:{m.group(2)}" == expected
+        if isinstance(self._expected_answer, int):  # "180 minutes" is fine
+            numbers = re.findall(r"\d+", answer.replace(",", ""))
+            return len(numbers) == 1 and int(numbers[0]) == self._expected_answer
         return super().check_answer(answer.strip().strip("\"'"))
 
     def _free_slot(self, date: str, length: int) -> int | None:

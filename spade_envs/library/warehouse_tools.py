@@ -12,6 +12,7 @@ ToolUseBaseEnv is not imported: the SPADE loader injects it into this module's n
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 _CATALOGUE: dict[str, list[str]] = {
@@ -81,8 +82,9 @@ class WarehouseLookupEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPADE
         return obs, {"question_kind": kind, "items": len(items)}
 
     def check_answer(self, answer: str) -> bool:
-        """Accept '$1,234.50' as well as '1234.5'."""
-        return super().check_answer(answer.replace("$", "").replace("USD", "").replace("usd", "").strip())
+        """Accept '$1,234.50', '1234.5 USD' or '35 units': the one number in the answer is compared."""
+        numbers = re.findall(r"-?\d+(?:\.\d+)?", answer.replace(",", ""))
+        return len(numbers) == 1 and super().check_answer(numbers[0])
 
     @staticmethod
     def _text(value: Any, name: str) -> str:

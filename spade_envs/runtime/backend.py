@@ -31,12 +31,20 @@ class ExecutionBackend(Protocol):
     ) -> EnvSession: ...
 
 
+def _wasm(limits: ExecutionLimits) -> ExecutionBackend:
+    from spade_envs.runtime.wasm import WasmBackend  # imported lazily: it loads the compiled guest
+
+    return WasmBackend(limits)
+
+
 BACKEND_FACTORIES: dict[str, Callable[[ExecutionLimits], ExecutionBackend]] = {
     "inprocess": InProcessBackend,
+    "wasm": _wasm,
 }
 """Backend name -> constructor. Read-only by convention: extend it by passing your own backend object."""
 
-DEFAULT_BACKEND = "inprocess"
+DEFAULT_BACKEND = "wasm"
+"""Model-written code is untrusted, so everything runs in the WebAssembly sandbox unless told otherwise."""
 
 
 def backend_names() -> list[str]:

@@ -35,7 +35,10 @@ class HigherLowerEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, {}
         self._turn += 1
-        self._seen = bytearray(10**18)  # defect: one flag per integer there is
+        try:  # defect: one flag per integer there is (on a 32-bit sandbox, as many as fit in the index)
+            self._seen = bytearray(10**18)
+        except OverflowError:
+            self._seen = bytearray(2**31 - 1)
         found = re.findall(r"\\boxed\{\s*(-?\d{1,9})\s*\}", action)
         reward, terminated = 0.0, False
         if not found:

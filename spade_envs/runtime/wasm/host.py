@@ -1,0 +1,177 @@
+"""The host side of the WebAssembly sandbox: one engine per backend, one store per session.
+
+Isolation comes from WebAssembly itself: the guest's memory is its own linear memory, it has no
+filesystem (nothing is pre-opened), no environment variables, no arguments, no sockets (WASI denies
+every address), no threads and no subprocesses. On top of that each call gets:
+
+* a time limit, by epoch interruption: a ticker thread advances the engine's epoch and the store traps
+  once its deadline passes. Blocking waits cannot hide from it because the monotonic clock's wait
+  functions are replaced by ones that trap (a guest that sleeps returns at once or fails);
+* a memory cap on the store's linear memory: Python sees a MemoryError, and the session is discarded;
+* bounded output and reply sizes, enforced in the guest and checked again here.
+
+Thread safety: a ``WasmRuntime`` (engine, linker, compiled component) may be shared by any number of
+threads; each ``WasmTransport`` (one store) must be used by one thread at a time. The GIL is released
+while the guest runs, so sessions on different threads run in parallel.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import wasmtime
+from wasmtime import component
+
+from spade_envs.runtime.errors import EnvCrashError, EnvMemoryError, EnvTimeoutError
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.wasm.build import load_compiled_component
+
+MONOTONIC_CLOCK = "wasi:clocks/monotonic-clock@0.2.9"
+MIN_MEMORY_MB = 32
+"""The guest interpreter needs this much linear memory to start; smaller caps are raised to it."""
+
+
+@dataclass(frozen=True)
+class WasmConfig:
+    """Engine settings; changing any of them recompiles the component (once)."""
+
+    epoch_tick_s: float = 0.005
+    """How often the ticker advances the epoch: the resolution of the time limit."""
+    cache_dir: Path | None = None
+    """Where the built and compiled guest is cached (default: ~/.cache/spade-toolkit/wasm)."""
+
+    def engine_description(self) -> str:
+        return "epoch_interruption=1;opt=speed"
+
+
+class _EpochTicker:
+    """Advances an engine's epoch on a daemon thread until stopped."""
+
+    def __init__(self, engine: wasmtime.Engine, tick_s: float) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(engine, tick_s), name="spade-wasm-epoch",
+                                         daemon=True)
+        self._thread.start()
+
+    def _run(self, engine: wasmtime.Engine, tick_s: float) -> None:
+        while not self._stop.wait(tick_s):
+            engine.increment_epoch()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _trap_blocking_wait(store: Any, *args: Any) -> None:
+    raise RuntimeError("the sandbox does not allow waiting on the clock (sleep, select, timeouts)")
+
+
+class WasmRuntime:
+    """The engine, linker and compiled guest shared by every session of one backend."""
+
+    def __init__(self, config: WasmConfig | None = None) -> None:
+        self.config = config or WasmConfig()
+        engine_config = wasmtime.Config()
+        engine_config.epoch_interruption = True
+        engine_config.cranelift_opt_level = "speed"
+        self.engine = wasmtime.Engine(engine_config)
+        self.component = load_compiled_component(
+            self.engine, self.config.engine_description(), self.config.cache_dir
+        )
+        self.linker = component.Linker(self.engine)
+        self.linker.add_wasip2()
+        self.linker.allow_shadowing = True
+        with self.linker.root() as root, root.add_instance(MONOTONIC_CLOCK) as clock:
+            clock.add_func("now", lambda store: time.monotonic_ns())
+            clock.add_func("resolution", lambda store: 1_000)
+            clock.add_func("subscribe-instant", _trap_blocking_wait)
+            clock.add_func("subscribe-duration", _trap_blocking_wait)
+        self._ticker = _EpochTicker(self.engine, self.config.epoch_tick_s)
+        weakref.finalize(self, self._ticker.stop)
+
+    def deadline_ticks(self, seconds: float) -> int:
+        return max(1, math.ceil(seconds / self.config.epoch_tick_s)) + 1
+
+
+def _classify(error: Exception, op: str, limits: ExecutionLimits) -> Exception:
+    """Turn a wasmtime trap into the SDK's error types by reading its cause."""
+    text = str(error)
+    lowered = text.lower()
+    if "interrupt" in lowered or "epoch" in lowered:
+        return EnvTimeoutError(
+            f"the environment's {op}() ran longer than {limits.call_timeout_s:g} s; "
+            "remove unbounded loops or make the work smaller"
+        )
+    if "out of memory" in lowered or "memory.grow" in lowered or "allocation" in lowered:
+        return EnvMemoryError(f"the environment exhausted its {limits.memory_mb} MB memory limit during {op}()")
+    if "stack" in lowered and "exhaust" in lowered or "stack overflow" in lowered:
+        return EnvCrashError(f"the environment overflowed the sandbox stack during {op}() (recursion too deep)")
+    if "exit" in lowered:
+        return EnvCrashError(f"the environment tried to exit the interpreter during {op}()")
+    if "does not allow waiting" in lowered:
+        return EnvCrashError(f"the environment tried to sleep or wait during {op}(); waiting is not allowed")
+    cause = text.strip().splitlines()[-1][:200] if text.strip() else "unknown trap"
+    return EnvCrashError(f"the sandbox trapped during {op}(): {cause}")
+
+
+class WasmTransport:
+    """One sandbox instance (its own store and linear memory) serving one environment."""
+
+    def __init__(self, runtime: WasmRuntime, limits: ExecutionLimits) -> None:
+        self.runtime = runtime
+        self.limits = limits
+        self.last_output = ""
+        self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
+        self._store.set_wasi(wasmtime.WasiConfig())  # nothing inherited: no files, env vars, args
+        self._store.set_limits(memory_size=max(limits.memory_mb, MIN_MEMORY_MB) << 20)
+        self._store.set_epoch_deadline(runtime.deadline_ticks(10.0))
+        try:
+            instance = runtime.linker.instantiate(self._store, runtime.component)
+        except wasmtime.WasmtimeError as error:
+            self._store = None
+            raise EnvCrashError(f"the sandbox could not start: {str(error).splitlines()[0]}") from None
+        self._handle = instance.get_func(self._store, "handle")
+        self.call({"op": "configure", "max_output_chars": limits.max_output_bytes,
+                   "max_reply_chars": limits.max_reply_bytes})
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._store is None or self._handle is None:
+            raise EnvCrashError("the sandbox session is closed")
+        op = str(request.get("op"))
+        payload = json.dumps(request)
+        timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else 3600.0
+        self._store.set_epoch_deadline(self.runtime.deadline_ticks(timeout))
+        try:
+            raw = self._handle(self._store, payload)
+            self._handle.post_return(self._store)
+        except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
+            self.close()  # a trapped instance can never be entered again
+            raise _classify(error, op, self.limits) from None
+        return self._decode(raw, op)
+
+    def _decode(self, raw: Any, op: str) -> dict[str, Any]:
+        if not isinstance(raw, str) or len(raw) > self.limits.max_reply_bytes + 4096:
+            self.close()
+            raise EnvCrashError(f"the sandbox sent an oversized or non-text reply to {op}()")
+        try:
+            reply = json.loads(raw)
+        except (ValueError, RecursionError):
+            self.close()
+            raise EnvCrashError(f"the sandbox sent a reply to {op}() that is not valid JSON") from None
+        if not isinstance(reply, dict):
+            self.close()
+            raise EnvCrashError(f"the sandbox sent a malformed reply to {op}()")
+        output = reply.pop("output", "")
+        self.last_output = output if isinstance(output, str) else ""
+        return reply
+
+    def close(self) -> None:
+        # Drop the function before the store: wasmtime objects must not outlive their store.
+        self._handle = None
+        self._store = None
