@@ -44,4 +44,15 @@ BUNDLED_ENVS: tuple[EnvEntry, ...] = (
            "a multi-step word problem with one integer answer"),
     _entry("truth_tellers", "TruthTellersEnv", "single_answer", "Logical Deduction", 3,
            "knights and knaves with exactly one consistent assignment"),
+    # corpus-grounded: give your own document with init kwarg document="..."
+    _entry("archive_quest", "ArchiveQuestEnv", "corpus_grounded", "Language Understanding", 12,
+           "research a hidden document with search/peek commands and answer three questions"),
+    # tool use (ToolUseBaseEnv subclasses, not importing it, as in the SPADE release)
+    _entry("warehouse_tools", "WarehouseLookupEnv", "tool_use", "Data Retrieval", 10,
+           "list and fetch inventory records to compute a category's stock figure", TOOL_REWARDS),
+    _entry("calendar_tools", "CalendarAssistantEnv", "tool_use", "Tool Selection", 8,
+           "pick the 2-3 relevant tools out of seven to answer a scheduling question", TOOL_REWARDS),
+    _entry("bank_workflow", "BankWorkflowEnv", "tool_use", "Multi-Step Workflows", 12,
+           "multi-instruction: banking requests revealed one at a time, each checked on the state",
+           TOOL_REWARDS),
 )

@@ -20,8 +20,8 @@ _TOKEN_OR_MARK = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+|[^\sA-Za-z\d]")  # punctua
 _HELP = ("One command per turn:\n- \\boxed{search <word>}: which paragraphs contain that exact word "
          "(case-insensitive)\n- \\boxed{peek <n>}: a short profile of paragraph n (length, numbers and "
          "names it mentions)\n- \\boxed{answer <a1> | <a2> | <a3>}: submit all answers; this ends the game.")
-_STOP = frozenset("about after again along among because before being between could every first from their "
-                  "there these those through under until where which while would other still often".split())
+_STOP = frozenset({"about", "after", "because", "before", "being", "between", "could", "every", "first",
+                   "their", "there", "these", "those", "through", "where", "which", "while", "would"})
 _DOC = """The Guild of Tidewatchers was founded in 1794 by a small circle of keepers who tended the lamps
 along the Corran coast. Their charter, signed in the harbour town of Velmouth, promised that no light would go
 dark for want of oil or company. Any keeper who had served three winters on a rock station could join.
@@ -82,7 +82,7 @@ class ArchiveQuestEnv:
         document = kwargs.get("document")
         self._document = document if isinstance(document, str) and len(document.split()) >= 60 else _DOC
         self._paras: list[dict[str, Any]] = []
-        self._questions: list[dict[str, Any]] = []
+        self._questions: list[dict[str, Any]] = []  # reset() fills both and the turn counters
         self.reset()
 
     def reset(self, seed: int | None = None) -> tuple[str, dict[str, Any]]:
@@ -139,7 +139,7 @@ class ArchiveQuestEnv:
         if options:
             i = rng.choice(options)
             return {"kind": kind, "answer": self._paras[i][field][0],
-                    "actions": [search % rare[i], "\\boxed{peek %d}" % (i + 1)],
+                    "actions": [search % rare[i], f"\\boxed{{peek {i + 1}}}"],
                     "text": f"Which {what} is mentioned in the paragraph containing the word '{rare[i]}'?"}
         return None
 

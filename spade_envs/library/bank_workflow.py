@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _Check = Callable[[dict[str, Any]], bool]
 
@@ -34,8 +35,7 @@ class BankWorkflowEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPADE lo
     def reset(self, seed: int | None = None) -> tuple[str, dict[str, Any]]:
         """Seed a customer with two accounts and cards, then 3-4 requests with exact expected outcomes."""
         rng = random.Random(seed)
-        customer = f"C-{rng.randint(1000, 9999)}"
-        base = rng.randint(1001, 8000)
+        customer, base = f"C-{rng.randint(1000, 9999)}", rng.randint(1001, 8000)
         checking, savings = f"AC-{base}", f"AC-{base + 1}"
         # checking starts >= 1500 so that funding (< 600) still fits after a move of up to 60% of it
         balances = (float(rng.randint(1500, 4000)), float(rng.randint(1000, 6000)))
@@ -70,31 +70,31 @@ class BankWorkflowEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPADE lo
         ordered: list[tuple[str, _Check, dict[str, Any]]] = []
         for kind in order:
             if kind == "open":
-                ordered.append((f"Please open a new {new_type} account for me.", self._has_new(new_type),
-                                self._call("open_account", customer_id=customer, account_type=new_type)))
+                message, check = f"Please open a new {new_type} account for me.", self._has_new(new_type)
+                call = self._call("open_account", customer_id=customer, account_type=new_type)
             elif kind == "fund" and not by_transfer:
-                ordered.append((f"I have ${funding:.0f} in cash: please deposit it into the new {new_type} "
-                                f"account.", self._has_new(new_type, funding),
-                                self._call("deposit", account_id=new_id, amount=funding)))
+                message = f"I have ${funding:.0f} in cash: please deposit it into the new {new_type} account."
+                check = self._has_new(new_type, funding)
+                call = self._call("deposit", account_id=new_id, amount=funding)
             elif kind == "fund":
                 ledger[checking] -= funding
                 opened, debited = self._has_new(new_type, funding), self._balances(checking, ledger)
-                ordered.append((f"Fund the new {new_type} account with ${funding:.0f} from my checking "
-                                f"account.", lambda state, a=opened, b=debited: a(state) and b(state),
-                                self._call("transfer", from_account_id=checking, to_account_id=new_id,
-                                           amount=funding)))
+                message = f"Fund the new {new_type} account with ${funding:.0f} from my checking account."
+                check = lambda state, a=opened, b=debited: a(state) and b(state)
+                call = self._call("transfer", from_account_id=checking, to_account_id=new_id, amount=funding)
             elif kind == "move":
-                src, dst = rng.sample([checking, savings], 2)
+                (src, s_kind), (dst, d_kind) = rng.sample([(checking, "checking"), (savings, "savings")], 2)
                 moved = float(rng.randrange(50, int(ledger[src] * 0.6), 5))
                 ledger[src], ledger[dst] = ledger[src] - moved, ledger[dst] + moved
-                ordered.append((f"Transfer ${moved:.0f} from my {accounts[src]['type']} account to my "
-                                f"{accounts[dst]['type']} account.", self._balances(src, ledger, dst),
-                                self._call("transfer", from_account_id=src, to_account_id=dst, amount=moved)))
+                message = f"Transfer ${moved:.0f} from my {s_kind} to my {d_kind} account."
+                check = self._balances(src, ledger, dst)
+                call = self._call("transfer", from_account_id=src, to_account_id=dst, amount=moved)
             else:
                 card = rng.choice(sorted(cards))
-                ordered.append((f"I think I lost my card ending in {cards[card]['last4']}. Please freeze it.",
-                                lambda state, c=card: state["cards"][c]["status"] == "frozen",
-                                self._call("freeze_card", card_id=card)))
+                message = f"I think I lost my card ending in {cards[card]['last4']}. Please freeze it."
+                check = lambda state, c=card: state["cards"][c]["status"] == "frozen"
+                call = self._call("freeze_card", card_id=card)
+            ordered.append((message, check, call))
         self._user_messages = [{"message": m, "check": c} for m, c, _ in ordered]
         self._plan = [call for _, _, call in ordered]
         self._expected_answer = "done"

@@ -52,8 +52,8 @@ class ChainArithmeticEnv:
         boxes, per = rng.randint(4, 12), rng.randint(6, 24)
         value = boxes * per
         article = "an" if place[0] in "aeiou" else "a"
-        lines = [f"{person} runs {article} {place} and starts the day with {boxes} {container} "
-                 f"of {per} {item} each."]
+        opening = f"{person} runs {article} {place} and starts the day with {boxes} {container}"
+        lines = [f"{opening} of {per} {item} each."]
         self._intermediate = [value]
         used: set[str] = set()
         for _ in range(rng.randint(3, 4)):
@@ -96,8 +96,9 @@ class ChainArithmeticEnv:
                 if options:
                     num, den = rng.choice(options)
                     used.add(kind)
-                    return (f"Next, {_FRACTIONS[(num, den)]} of the {item} on hand are set aside for a "
-                            f"special order and no longer counted.", value - value * num // den)
+                    text = (f"Next, {_FRACTIONS[(num, den)]} of the {item} on hand are set aside for a "
+                            f"special order and no longer counted.")
+                    return text, value - value * num // den
             if kind == "percent":
                 options = [p for p in (10, 20, 25, 30, 40, 50) if value * p % 100 == 0]
                 if options:

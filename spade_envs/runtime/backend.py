@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from spade_envs.runtime.inprocess import InProcessBackend
 from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.process import ProcessBackend
 from spade_envs.runtime.session import EnvSession
 
 
@@ -39,6 +40,7 @@ def _wasm(limits: ExecutionLimits) -> ExecutionBackend:
 
 BACKEND_FACTORIES: dict[str, Callable[[ExecutionLimits], ExecutionBackend]] = {
     "inprocess": InProcessBackend,
+    "process": ProcessBackend,
     "wasm": _wasm,
 }
 """Backend name -> constructor. Read-only by convention: extend it by passing your own backend object."""

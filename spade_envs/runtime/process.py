@@ -1,0 +1,140 @@
+"""The ``process`` backend: each environment in a persistent child Python process.
+
+For environments that need modules the WebAssembly guest lacks (numpy, ...). Isolation is a process
+boundary plus kernel resource limits (address space, no file writes) and a wall-clock deadline per
+call enforced by killing the child. It does not block the network or reads of the host filesystem:
+use it for code you trust, and the ``wasm`` backend for code a model wrote.
+
+Thread safety: the backend may be shared; each session (one child) must be used by one thread at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from spade_envs.runtime.errors import EnvCrashError, EnvTimeoutError
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.session import EnvSession
+
+_CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+"""The child sees none of the host's environment variables (API keys stay on the host)."""
+
+
+class ProcessTransport:
+    """A child process speaking JSON lines; killed on timeout or protocol violation."""
+
+    def __init__(self, limits: ExecutionLimits) -> None:
+        self.limits = limits
+        self.last_output = ""
+        self._workdir = tempfile.TemporaryDirectory(prefix="spade-env-")
+        config = json.dumps({"memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes})
+        self._child: subprocess.Popen[bytes] | None = subprocess.Popen(
+            [sys.executable, "-I", "-m", "spade_envs.runtime.process_child", config],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=self._workdir.name,
+            env={**_CHILD_ENV, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            start_new_session=True,  # its own process group, so a kill takes its children too
+        )
+        self._buffer = b""
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        child = self._child
+        if child is None or child.stdin is None:
+            raise EnvCrashError("the environment process is closed")
+        op = str(request.get("op"))
+        try:
+            child.stdin.write(json.dumps(request).encode() + b"\n")
+            child.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self.close()
+            raise EnvCrashError(f"the environment process died before {op}()") from None
+        line = self._read_line(op)
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            self.close()
+            raise EnvCrashError(f"the environment process sent a malformed reply to {op}()") from None
+        if not isinstance(reply, dict):
+            self.close()
+            raise EnvCrashError(f"the environment process sent a malformed reply to {op}()")
+        output = reply.pop("output", "")
+        self.last_output = output if isinstance(output, str) else ""
+        return reply
+
+    def _read_line(self, op: str) -> bytes:
+        assert self._child is not None and self._child.stdout is not None
+        fd = self._child.stdout.fileno()
+        timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else None
+        deadline = time.monotonic() + timeout if timeout else None
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    self.close()
+                    raise EnvTimeoutError(
+                        f"the environment's {op}() ran longer than {self.limits.call_timeout_s:g} s; "
+                        "remove unbounded loops or make the work smaller"
+                    )
+                if not selector.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    code = self._child.poll()
+                    self.close()
+                    raise EnvCrashError(f"the environment process died during {op}() (exit status {code})")
+                self._buffer += chunk
+                if len(self._buffer) > self.limits.max_reply_bytes + 4096:
+                    self.close()
+                    raise EnvCrashError(f"the environment's reply to {op}() exceeded the size limit")
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def close(self) -> None:
+        child, self._child = self._child, None
+        if child is not None:
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            child.wait()
+            for stream in (child.stdin, child.stdout):
+                if stream is not None:
+                    stream.close()
+        self._workdir.cleanup()
+
+
+class ProcessBackend:
+    """Runs each environment in its own child process (trusted code that needs extra modules)."""
+
+    name = "process"
+    isolated = False
+
+    def __init__(self, limits: ExecutionLimits | None = None) -> None:
+        self.limits = limits or ExecutionLimits()
+
+    def open_session(
+        self,
+        source: str,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> EnvSession:
+        return EnvSession(
+            lambda: ProcessTransport(self.limits),
+            source,
+            class_name=class_name,
+            max_turns=max_turns,
+            init_kwargs=init_kwargs,
+        )

@@ -1,0 +1,81 @@
+"""The child side of the ``process`` backend: serves one environment over JSON lines on stdin/stdout.
+
+Started by ``process.py`` as ``python -I -m spade_envs.runtime.process_child LIMITS_JSON``. The
+protocol channel is a private duplicate of the original stdout; file descriptors 1 and 2 then point
+to /dev/null and Python's ``sys.stdout``/``sys.stderr`` to a bounded buffer, so nothing the
+environment prints (even from C code) can corrupt the channel.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import sys
+
+from spade_envs.runtime.guest import EnvHost
+
+
+def _apply_limits(memory_mb: int) -> None:
+    """Resource limits the kernel enforces on this process.
+
+    Address space is capped at what the interpreter already uses plus ``memory_mb``; file writes and
+    core dumps are disabled. (As root, RLIMIT_NPROC does not stop fork; the process backend is for
+    trusted code that needs extra modules, the wasm backend is the isolation boundary.)
+    """
+    with open("/proc/self/statm") as statm:
+        current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    cap = current + (memory_mb << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+class _Bounded(io.StringIO):
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def write(self, text: str) -> int:
+        room = self.limit - self.tell()
+        if room > 0:
+            super().write(str(text)[:room])
+        return len(text)
+
+    def take(self) -> str:
+        text = self.getvalue()
+        self.seek(0)
+        self.truncate()
+        return text
+
+
+def main() -> None:
+    limits = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    requests = sys.stdin
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    printed = _Bounded(int(limits.get("max_output_bytes", 65536)))
+    sys.stdout = sys.stderr = printed
+    _apply_limits(int(limits.get("memory_mb", 256)))
+    host = EnvHost()
+    for line in requests:
+        try:
+            reply = host.handle(json.loads(line))
+        except ValueError:
+            reply = {"ok": False, "error": {"kind": "protocol", "message": "request is not JSON"}}
+        output = printed.take()
+        if output:
+            reply["output"] = output
+        try:
+            text = json.dumps(reply)
+        except (TypeError, ValueError, RecursionError):
+            text = '{"ok": false, "error": {"kind": "protocol", "message": "reply could not be encoded"}}'
+        channel.write(text + "\n")
+        channel.flush()
+
+
+if __name__ == "__main__":
+    main()
