@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from spade_envs.checks.dynamic import CheckConfig
+from spade_envs.checks.static import StaticConfig
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
@@ -90,8 +91,10 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--seeds must be at least 1")
     resolved = resolve_targets(targets)
     backend = _backend(args.sandbox, args.timeout)
-    config = ValidatorConfig(dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)),
-                                                 max_turns=args.max_turns))
+    config = ValidatorConfig(
+        static=StaticConfig(extra_modules=frozenset(args.allow_import)),
+        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns),
+    )
     started = time.perf_counter()
     reports: list[ValidationReport] = []
     for index, (label, source, class_name) in enumerate(resolved, start=1):
@@ -264,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     validate.add_argument("--seeds", type=int, default=3, help="how many seeds to check (default 3)")
     validate.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    validate.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
+                          help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
     add_runtime_options(validate)
 
     play = commands.add_parser("play", help="play an environment in the terminal")

@@ -377,9 +377,15 @@ class DynamicChecker:
         except ContractViolation as violation:
             self._result.fail(violation.check, str(violation))
         except EnvCodeError as error:
+            advice = (
+                " The sandbox has only the allowlisted standard-library modules; environments that "
+                "need others must run with --sandbox process."
+                if error.exc_type == "ModuleNotFoundError" and self.backend.isolated
+                else ""
+            )
             self._result.fail(
                 name,
-                f"{error.phase}() raised {error.exc_type}: {_preview(error.exc_message, 200)}",
+                f"{error.phase}() raised {error.exc_type}: {_preview(error.exc_message, 200)}.{advice}",
                 line=error.line,
                 detail=error.traceback,
             )

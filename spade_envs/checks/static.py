@@ -52,6 +52,9 @@ BASE_CLASS_NAME = "ToolUseBaseEnv"
 class StaticConfig:
     max_source_bytes: int = 200_000
     max_lines: int = 3_000
+    extra_modules: frozenset[str] = frozenset()
+    """Modules allowed beyond the standard allowlist, e.g. numpy for the process backend.
+    The WebAssembly guest does not have them: such environments need ``--sandbox process``."""
 
 
 @dataclass
@@ -97,7 +100,7 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
         return result
 
     strings = _code_strings(tree)
-    _check_imports_and_names(tree, result)
+    _check_imports_and_names(tree, result, config.extra_modules)
     _check_strings(strings, result)
     env_class = _check_env_class(tree, result)
     if env_class is not None:
@@ -114,12 +117,16 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
 
 
 # ---------------------------------------------------------------------- imports and escape hatches
-def _check_imports_and_names(tree: ast.Module, result: StaticResult) -> None:
-    allowed = ", ".join(sorted(ALLOWED_MODULES - {"__future__"}))
+def _check_imports_and_names(tree: ast.Module, result: StaticResult, extra: frozenset[str]) -> None:
+    allowed = ", ".join(sorted((ALLOWED_MODULES | extra) - {"__future__"}))
+
+    def permitted(module: str) -> bool:
+        return is_allowed_module(module) or module.split(".", 1)[0] in extra
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if not is_allowed_module(alias.name):
+                if not permitted(alias.name):
                     result.fail(
                         "imports",
                         f"Import of '{alias.name}' is not allowed; environments may import only: {allowed}.",
@@ -129,7 +136,7 @@ def _check_imports_and_names(tree: ast.Module, result: StaticResult) -> None:
             if node.level:
                 result.fail("imports", "Relative imports are not allowed; an environment is a single file.",
                             node.lineno)
-            elif not is_allowed_module(node.module or ""):
+            elif not permitted(node.module or ""):
                 result.fail(
                     "imports",
                     f"Import from '{node.module}' is not allowed; environments may import only: {allowed}.",

@@ -12,7 +12,9 @@ describing an error, because those methods are untrusted code too.
 
 from __future__ import annotations
 
+import base64
 import builtins
+import marshal
 from typing import Any
 
 from spade_envs.contract.tool_use import ToolUseBaseEnv
@@ -147,7 +149,12 @@ class EnvHost:
     def _op_load(self, request: dict[str, Any]) -> dict[str, Any]:
         source = request["source"]
         self.source_lines = source.splitlines()
-        code = compile(source, ENV_FILENAME, "exec")
+        # A sandbox host may cache the compiled module: compiling is most of the cost of a load, and
+        # every environment is loaded dozens of times. The blob is made before any environment code
+        # runs, so the environment cannot tamper with it.
+        cached = request.get("compiled")
+        code = marshal.loads(base64.b64decode(cached)) if cached else compile(source, ENV_FILENAME, "exec")
+        compiled = base64.b64encode(marshal.dumps(code)).decode() if request.get("return_compiled") else None
         module_name = "spade_environment"
         namespace: dict[str, Any] = {
             "__name__": module_name,
@@ -167,6 +174,7 @@ class EnvHost:
             "tool_use": isinstance(self.env, ToolUseBaseEnv),
             "max_turns": max_turns if type(max_turns) is int else None,
             "reward_range": to_plain(declared) if type(declared) in (tuple, list) else None,
+            "compiled": compiled,
         }
 
     def _op_reset(self, request: dict[str, Any]) -> Any:

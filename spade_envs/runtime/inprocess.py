@@ -20,7 +20,7 @@ from typing import Any
 from spade_envs.runtime.errors import EnvTimeoutError
 from spade_envs.runtime.guest import EnvHost
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.session import EnvSession
+from spade_envs.runtime.session import TransportBackend
 
 
 class _DeadlinePassed(BaseException):
@@ -89,27 +89,11 @@ class InProcessTransport:
         self.host = EnvHost()
 
 
-class InProcessBackend:
+class InProcessBackend(TransportBackend):
     """Runs environments in the host interpreter (trusted code only)."""
 
     name = "inprocess"
     isolated = False
 
-    def __init__(self, limits: ExecutionLimits | None = None) -> None:
-        self.limits = limits or ExecutionLimits()
-
-    def open_session(
-        self,
-        source: str,
-        *,
-        class_name: str | None = None,
-        max_turns: int | None = None,
-        init_kwargs: dict[str, Any] | None = None,
-    ) -> EnvSession:
-        return EnvSession(
-            lambda: InProcessTransport(self.limits),
-            source,
-            class_name=class_name,
-            max_turns=max_turns,
-            init_kwargs=init_kwargs,
-        )
+    def open_transport(self) -> InProcessTransport:
+        return InProcessTransport(self.limits)

@@ -22,7 +22,7 @@ from typing import Any
 
 from spade_envs.runtime.errors import EnvCrashError, EnvTimeoutError
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.session import EnvSession
+from spade_envs.runtime.session import TransportBackend
 
 _CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 """The child sees none of the host's environment variables (API keys stay on the host)."""
@@ -114,27 +114,11 @@ class ProcessTransport:
         self._workdir.cleanup()
 
 
-class ProcessBackend:
+class ProcessBackend(TransportBackend):
     """Runs each environment in its own child process (trusted code that needs extra modules)."""
 
     name = "process"
     isolated = False
 
-    def __init__(self, limits: ExecutionLimits | None = None) -> None:
-        self.limits = limits or ExecutionLimits()
-
-    def open_session(
-        self,
-        source: str,
-        *,
-        class_name: str | None = None,
-        max_turns: int | None = None,
-        init_kwargs: dict[str, Any] | None = None,
-    ) -> EnvSession:
-        return EnvSession(
-            lambda: ProcessTransport(self.limits),
-            source,
-            class_name=class_name,
-            max_turns=max_turns,
-            init_kwargs=init_kwargs,
-        )
+    def open_transport(self) -> ProcessTransport:
+        return ProcessTransport(self.limits)

@@ -20,6 +20,7 @@ from spade_envs.runtime.errors import (
     EnvRuntimeError,
     EnvTimeoutError,
 )
+from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.replies import ResetResult, StepResult, parse_reset, parse_step
 
 
@@ -147,9 +148,12 @@ class EnvSession:
         message = str(error.get("message", ""))
         if kind == "load":
             return EnvLoadError(message)
+        if kind == "too_large":
+            self._discard_transport()
+            return EnvCrashError(message)
         if kind == "memory":
             self._discard_transport()  # never reuse a heap that ran out of memory
-            return EnvMemoryError(f"the environment ran out of memory during {op}()")
+            return EnvMemoryError(f"the environment exhausted its memory limit during {op}(); keep its data small")
         if kind == "exception":
             line = error.get("line")
             return EnvCodeError(
@@ -161,3 +165,29 @@ class EnvSession:
             )
         self._discard_transport()
         return EnvCrashError(f"the backend reported a protocol error: {message}")
+
+
+class TransportBackend:
+    """Shared ``open_session`` for backends that only differ in how they open a transport."""
+
+    name = "abstract"
+    isolated = False
+
+    def __init__(self, limits: ExecutionLimits | None = None) -> None:
+        self.limits = limits or ExecutionLimits()
+
+    def open_transport(self) -> Transport:
+        raise NotImplementedError
+
+    def open_session(
+        self,
+        source: str,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> EnvSession:
+        """Load ``source`` and construct its environment in a new session."""
+        return EnvSession(
+            self.open_transport, source, class_name=class_name, max_turns=max_turns, init_kwargs=init_kwargs
+        )

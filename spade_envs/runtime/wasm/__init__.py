@@ -6,38 +6,23 @@ This is the default for anything a model wrote. See ``host.py`` for what is isol
 
 from __future__ import annotations
 
-from typing import Any
-
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.session import EnvSession
+from spade_envs.runtime.session import TransportBackend
 from spade_envs.runtime.wasm.build import SandboxBuildError
 from spade_envs.runtime.wasm.host import WasmConfig, WasmRuntime, WasmTransport
 
 __all__ = ["SandboxBuildError", "WasmBackend", "WasmConfig", "WasmRuntime"]
 
 
-class WasmBackend:
+class WasmBackend(TransportBackend):
     """Runs each environment in its own WebAssembly instance. Thread-safe; sessions are not."""
 
     name = "wasm"
     isolated = True
 
     def __init__(self, limits: ExecutionLimits | None = None, config: WasmConfig | None = None) -> None:
-        self.limits = limits or ExecutionLimits()
+        super().__init__(limits)
         self.runtime = WasmRuntime(config)
 
-    def open_session(
-        self,
-        source: str,
-        *,
-        class_name: str | None = None,
-        max_turns: int | None = None,
-        init_kwargs: dict[str, Any] | None = None,
-    ) -> EnvSession:
-        return EnvSession(
-            lambda: WasmTransport(self.runtime, self.limits),
-            source,
-            class_name=class_name,
-            max_turns=max_turns,
-            init_kwargs=init_kwargs,
-        )
+    def open_transport(self) -> WasmTransport:
+        return WasmTransport(self.runtime, self.limits)

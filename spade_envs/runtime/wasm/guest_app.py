@@ -68,18 +68,20 @@ if sys.platform == "wasi":  # never patch a host interpreter that imports this f
 _FAILED = '{"ok": false, "error": {"kind": "protocol", "message": "the guest could not encode its reply"}}'
 
 
-def _configure(request: dict) -> dict:
+def _configure(request: dict) -> None:
+    """The load request carries the session's output and reply limits."""
     global _max_reply_chars
     _output.limit = int(request.get("max_output_chars", _output.limit))
     _max_reply_chars = int(request.get("max_reply_chars", _max_reply_chars))
-    return {"ok": True, "result": None}
 
 
 class WitWorld(wit_world.WitWorld):
     def handle(self, request: str) -> str:
         try:
             parsed = _loads(request)
-            reply = _configure(parsed) if parsed.get("op") == "configure" else _host.handle(parsed)
+            if parsed.get("op") == "load":
+                _configure(parsed)
+            reply = _host.handle(parsed)
             printed = _output.take()
             if printed:
                 reply["output"] = printed

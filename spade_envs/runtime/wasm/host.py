@@ -22,6 +22,8 @@ import math
 import threading
 import time
 import weakref
+from collections import OrderedDict
+from ctypes import byref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,8 @@ class WasmConfig:
     """How often the ticker advances the epoch: the resolution of the time limit."""
     cache_dir: Path | None = None
     """Where the built and compiled guest is cached (default: ~/.cache/spade-toolkit/wasm)."""
+    compiled_cache_entries: int = 512
+    """How many compiled environment modules to keep in memory for fast reloads."""
 
     def engine_description(self) -> str:
         return "epoch_interruption=1;opt=speed"
@@ -94,9 +98,82 @@ class WasmRuntime:
             clock.add_func("subscribe-duration", _trap_blocking_wait)
         self._ticker = _EpochTicker(self.engine, self.config.epoch_tick_s)
         weakref.finalize(self, self._ticker.stop)
+        self._compiled: OrderedDict[str, str] = OrderedDict()
+        self._compiled_lock = threading.Lock()
 
     def deadline_ticks(self, seconds: float) -> int:
         return max(1, math.ceil(seconds / self.config.epoch_tick_s)) + 1
+
+    # Compiled environment modules, keyed by source: an environment is loaded dozens of times per
+    # training step (validation, hinted and unhinted rollouts), and compiling is most of a load.
+    def compiled_module(self, source: str) -> str | None:
+        with self._compiled_lock:
+            blob = self._compiled.get(source)
+            if blob is not None:
+                self._compiled.move_to_end(source)
+            return blob
+
+    def remember_compiled(self, source: str, blob: str) -> None:
+        with self._compiled_lock:
+            self._compiled[source] = blob
+            while len(self._compiled) > self.config.compiled_cache_entries:
+                self._compiled.popitem(last=False)
+
+
+class _StringCall:
+    """Calls the guest's ``handle(string) -> string`` export.
+
+    wasmtime-py's generic ``Func.__call__`` rebuilds the function type and converts every value on
+    each call, which costs about 40 us, as much as the guest's own work. This caller prepares the
+    buffers once and calls the C API directly. It uses wasmtime-py internals (the version is pinned);
+    if they are missing it falls back to the public API.
+    """
+
+    def __init__(self, func: component.Func, store: wasmtime.Store) -> None:
+        self._func, self._store = func, store
+        try:
+            from wasmtime import _ffi as ffi
+
+            self._ffi = ffi
+            self._raw = func._func
+            self._params = (ffi.wasmtime_component_val_t * 1)()
+            self._result = ffi.wasmtime_component_val_t()
+            self._string_kind = ffi.WASMTIME_COMPONENT_STRING
+        except (ImportError, AttributeError):  # pragma: no cover - depends on the wasmtime build
+            self._ffi = None
+
+    def __call__(self, text: str) -> str:
+        ffi = self._ffi
+        if ffi is None:  # pragma: no cover
+            result = self._func(self._store, text)
+            self._func.post_return(self._store)
+            return result
+        context = self._store._context()
+        param = self._params[0]
+        param.kind = self._string_kind
+        param.of.string = ffi.str_to_capi(text)
+        try:
+            error = ffi.wasmtime_component_func_call(byref(self._raw), context, self._params, 1,
+                                                     byref(self._result), 1)
+        finally:
+            ffi.wasmtime_component_val_delete(byref(param))
+        if error:
+            _raise_wasmtime_error(error)
+        try:
+            return ffi.to_str(self._result.of.string)
+        finally:
+            ffi.wasmtime_component_val_delete(byref(self._result))
+            error = ffi.wasmtime_component_func_post_return(byref(self._raw), context)
+            if error:
+                _raise_wasmtime_error(error)
+
+
+def _raise_wasmtime_error(pointer: Any) -> None:
+    from wasmtime.component._enter import maybe_raise_last_exn
+
+    error = wasmtime.WasmtimeError._from_ptr(pointer)
+    maybe_raise_last_exn()  # a host function's own exception (our clock trap) takes precedence
+    raise error
 
 
 def _classify(error: Exception, op: str, limits: ExecutionLimits) -> Exception:
@@ -133,27 +210,51 @@ class WasmTransport:
         self._store.set_epoch_deadline(runtime.deadline_ticks(10.0))
         try:
             instance = runtime.linker.instantiate(self._store, runtime.component)
+            handle = instance.get_func(self._store, "handle")
         except wasmtime.WasmtimeError as error:
             self._store = None
             raise EnvCrashError(f"the sandbox could not start: {str(error).splitlines()[0]}") from None
-        self._handle = instance.get_func(self._store, "handle")
-        self.call({"op": "configure", "max_output_chars": limits.max_output_bytes,
-                   "max_reply_chars": limits.max_reply_bytes})
+        if handle is None:
+            self._store = None
+            raise EnvCrashError("the sandbox guest exports no handle function; rebuild the guest image")
+        self._call: _StringCall | None = _StringCall(handle, self._store)
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
-        if self._store is None or self._handle is None:
+        if self._store is None or self._call is None:
             raise EnvCrashError("the sandbox session is closed")
         op = str(request.get("op"))
+        source = request.get("source") if op == "load" else None
+        if isinstance(source, str):
+            request = self._with_load_settings(request, source)
         payload = json.dumps(request)
         timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else 3600.0
         self._store.set_epoch_deadline(self.runtime.deadline_ticks(timeout))
         try:
-            raw = self._handle(self._store, payload)
-            self._handle.post_return(self._store)
-        except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
+            raw = self._call(payload)
+        except Exception as error:  # noqa: BLE001 -- traps arrive as WasmtimeError, Trap or our clock's error
             self.close()  # a trapped instance can never be entered again
             raise _classify(error, op, self.limits) from None
-        return self._decode(raw, op)
+        reply = self._decode(raw, op)
+        if isinstance(source, str):
+            self._remember_compiled(reply, source)
+        return reply
+
+    def _with_load_settings(self, request: dict[str, Any], source: str) -> dict[str, Any]:
+        compiled = self.runtime.compiled_module(source)
+        return {
+            **request,
+            "max_output_chars": self.limits.max_output_bytes,
+            "max_reply_chars": self.limits.max_reply_bytes,
+            "compiled": compiled,
+            "return_compiled": compiled is None,
+        }
+
+    def _remember_compiled(self, reply: dict[str, Any], source: str) -> None:
+        result = reply.get("result")
+        if reply.get("ok") and isinstance(result, dict):
+            blob = result.pop("compiled", None)
+            if isinstance(blob, str) and len(blob) < self.limits.max_reply_bytes:
+                self.runtime.remember_compiled(source, blob)
 
     def _decode(self, raw: Any, op: str) -> dict[str, Any]:
         if not isinstance(raw, str) or len(raw) > self.limits.max_reply_bytes + 4096:
@@ -173,5 +274,5 @@ class WasmTransport:
 
     def close(self) -> None:
         # Drop the function before the store: wasmtime objects must not outlive their store.
-        self._handle = None
+        self._call = None
         self._store = None
