@@ -14,11 +14,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from pydantic import ValidationError
+
+from spade_envs.checks.batch import ValidationJob, default_jobs, validate_many
+from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.static import StaticConfig
-from spade_envs.checks.validate import ValidatorConfig, validate_source
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
+from spade_envs.episodes import compare_episodes, play_scripted
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
@@ -89,44 +95,58 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("give at least one PATH, or --bundled")
     if args.seeds < 1:
         raise UsageError("--seeds must be at least 1")
+    if args.examples < 0:
+        raise UsageError("--examples must be 0 (no fuzzing) or more")
     resolved = resolve_targets(targets)
-    backend = _backend(args.sandbox, args.timeout)
+    _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
+    tiers = tuple(t for t in TIERS if t != "fuzz" or args.examples > 0)
+    if getattr(args, "fuzz_only", False):
+        tiers = ("static", "fuzz")
     config = ValidatorConfig(
         static=StaticConfig(extra_modules=frozenset(args.allow_import)),
-        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns),
+        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns,
+                            hint=args.hint),
+        fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
+        tiers=tiers,
     )
+    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved]
+    workers = args.jobs if args.jobs > 0 else default_jobs(len(jobs))
     started = time.perf_counter()
     reports: list[ValidationReport] = []
-    for index, (label, source, class_name) in enumerate(resolved, start=1):
-        report = validate_source(source, backend, path=label, class_name=class_name, config=config)
+    limits = ExecutionLimits(call_timeout_s=args.timeout)
+    for index, report in enumerate(validate_many(jobs, args.sandbox, limits, config, workers=workers), start=1):
         reports.append(report)
         if not args.json:
-            _print_report(report, index, len(resolved), out)
+            _print_report(report, index, len(resolved), out, verbose=getattr(args, "fuzz_only", False))
     elapsed = time.perf_counter() - started
     valid = sum(r.ok for r in reports)
     if args.json:
         document = {
             "results": [r.model_dump(mode="json") for r in reports],
-            "summary": {"valid": valid, "invalid": len(reports) - valid, "backend": backend.name,
-                        "seconds": round(elapsed, 3)},
+            "summary": {"valid": valid, "invalid": len(reports) - valid, "backend": args.sandbox,
+                        "seconds": round(elapsed, 3), "workers": workers},
         }
         out.write(json.dumps(document, indent=2) + "\n")
     else:
-        out.write(f"\n{valid} valid, {len(reports) - valid} invalid ({backend.name} backend, {elapsed:.2f} s)\n")
+        rate = len(reports) / elapsed if elapsed > 0 else 0.0
+        out.write(f"\n{valid} valid, {len(reports) - valid} invalid ({args.sandbox} backend, {workers} worker(s), "
+                  f"{elapsed:.2f} s, {rate:.1f} environments/s)\n")
     return EXIT_OK if valid == len(reports) else EXIT_INVALID
 
 
-def _print_report(report: ValidationReport, index: int, total: int, out: TextIO) -> None:
+def _print_report(report: ValidationReport, index: int, total: int, out: TextIO, verbose: bool = False) -> None:
     mark = "ok  " if report.ok else "FAIL"
     checks = sum(c.status == "passed" for c in report.checks)
     name = report.class_name or "?"
-    out.write(f"[{index}/{total}] {mark} {report.path}  {name}  ({checks} checks passed, {report.duration_s:.2f} s)\n")
+    tiers = " ".join(f"{t.tier}:{t.duration_ms / 1000:.2f}s" for t in report.tiers if t.status != "skipped")
+    out.write(f"[{index}/{total}] {mark} {report.path}  {name}  ({checks} checks passed; {tiers})\n")
     for finding in report.failures + report.warnings:
         where = f"line {finding.line}: " if finding.line else ""
         level = "" if finding.severity == "error" else "warning "
         out.write(f"       {level}[{finding.check}] {where}{finding.message}\n")
         if finding.detail and finding.severity == "error":
-            for line in finding.detail.splitlines()[-6:]:
+            lines = finding.detail.splitlines()
+            for line in lines if verbose or finding.check.startswith("fuzz_") else lines[-6:]:
                 out.write(f"         | {line}\n")
     out.flush()
 
@@ -219,6 +239,41 @@ def _write_atomically(path: Path, text: str) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+# ---------------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        log = EpisodeLog.model_validate_json(Path(args.log).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"cannot read {args.log}: {error.strerror or error}") from None
+    except (ValidationError, UnicodeDecodeError) as error:
+        raise UsageError(f"{args.log} is not an episode log: {_first_error(error)}") from None
+    (label, source, class_name), *rest = resolve_targets([args.env])
+    if rest:
+        raise UsageError("--env takes one environment file, not a directory")
+    if log.env_id and log.env_id != env_id_for(source):
+        out.write(f"note: {label} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
+    backend = _backend(args.sandbox, args.timeout)
+    try:
+        with backend.open_session(source, class_name=class_name, max_turns=args.max_turns) as session:
+            replayed = play_scripted(session, log.seed, log.actions, hint=log.hint)
+    except EnvRuntimeError as error:
+        out.write(f"spade-envs: the environment failed during replay: {error}\n")
+        return EXIT_INVALID
+    differences = compare_episodes(log, replayed)
+    for line in differences:
+        out.write(line + "\n")
+    verdict = "identical" if not differences else f"{len(differences)} difference(s)"
+    out.write(f"replayed {len(log.actions)} actions from seed {log.seed}: {verdict}\n")
+    return EXIT_OK if not differences else EXIT_INVALID
+
+
+def _first_error(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        return f"{'.'.join(str(p) for p in first['loc']) or 'document'}: {first['msg']}"
+    return str(error)
+
+
 # ---------------------------------------------------------------------- schema and list
 def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     directory = Path(args.out)
@@ -261,15 +316,32 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per environment call")
         sub.add_argument("--max-turns", type=int, default=None, help="construct with this max_turns")
 
-    validate = commands.add_parser("validate", help="check environment files against the contract")
-    validate.add_argument("paths", nargs="*", metavar="PATH", help=".py files, directories, or bundled names")
-    validate.add_argument("--bundled", action="store_true", help="also validate every bundled environment")
-    validate.add_argument("--json", action="store_true", help="print one JSON document instead of text")
-    validate.add_argument("--seeds", type=int, default=3, help="how many seeds to check (default 3)")
-    validate.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    validate.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
-                          help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
-    add_runtime_options(validate)
+    def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
+        sub.add_argument("paths", nargs="*", metavar="PATH", help=".py files, directories, or bundled names")
+        sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
+        sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+        sub.add_argument("--seeds", type=int, default=3, help="how many seeds the contract checks use (default 3)")
+        sub.add_argument("--seed", type=int, default=0, help="first contract seed (default 0)")
+        sub.add_argument("--examples", type=int, default=examples,
+                         help=f"fuzz examples per environment (default {examples}; 0 skips fuzzing)")
+        sub.add_argument("--fuzz-seed", type=int, default=0, help="seed of the fuzzer (default 0)")
+        sub.add_argument("--hint", help="also check that this hint does not leak any answer")
+        sub.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+        sub.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
+                         help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
+        add_runtime_options(sub)
+
+    validate = commands.add_parser("validate", help="check environments: static, contract, feasibility, fuzz")
+    add_validation_options(validate, examples=100)
+
+    fuzz = commands.add_parser("fuzz", help="fuzz environments with Hypothesis and print counterexamples")
+    add_validation_options(fuzz, examples=200)
+    fuzz.set_defaults(fuzz_only=True)
+
+    replay = commands.add_parser("replay", help="re-run an episode log and report any difference")
+    replay.add_argument("log", metavar="LOG", help="an EpisodeLog JSON file (spade-envs play --log writes one)")
+    replay.add_argument("--env", required=True, metavar="PATH", help="the environment file or bundled name")
+    add_runtime_options(replay)
 
     play = commands.add_parser("play", help="play an environment in the terminal")
     play.add_argument("path", metavar="PATH", help="a .py file or a bundled name")
@@ -294,8 +366,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     out = out or sys.stdout
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "validate":
+        if args.command in ("validate", "fuzz"):
             return cmd_validate(args, out)
+        if args.command == "replay":
+            return cmd_replay(args, out)
         if args.command == "play":
             return cmd_play(args, out, stdin or sys.stdin)
         if args.command == "schema":

@@ -1,7 +1,8 @@
 """Checks of environment code against the contract: static (read only) and dynamic (executed)."""
 
 from spade_envs.checks.catalogue import CHECKS, CHECKS_BY_NAME, CheckInfo, check_names
-from spade_envs.checks.dynamic import GARBAGE_ACTIONS, CheckConfig, DynamicChecker
+from spade_envs.checks.dynamic import CheckConfig, DynamicChecker
+from spade_envs.checks.probes import GARBAGE_ACTIONS
 from spade_envs.checks.static import StaticConfig, run_static_checks
 from spade_envs.checks.validate import ValidatorConfig, validate_file, validate_source
 

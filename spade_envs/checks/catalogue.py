@@ -11,10 +11,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 
+Tier = Literal["static", "contract", "feasibility", "fuzz"]
+TIERS: tuple[Tier, ...] = ("static", "contract", "feasibility", "fuzz")
+"""Validation runs the tiers in this order and stops at the first one that fails."""
+
+
 @dataclass(frozen=True)
 class CheckInfo:
     name: str
-    stage: Literal["static", "dynamic"]
+    stage: Tier
     catches: str
     fix: str
 
@@ -42,36 +47,66 @@ CHECKS: tuple[CheckInfo, ...] = (
               "do not reach into interpreter internals; use ordinary attributes"),
     CheckInfo("boxed_actions", "static", "a text environment that never parses \\boxed{} (warning)",
               "read the agent's action from the last \\boxed{...} in the action string"),
-    # dynamic: run the environment through an execution backend
-    CheckInfo("loads", "dynamic", "module code or the constructor raising, or no environment class found",
+    # contract: run the environment through an execution backend and hold it to the contract
+    CheckInfo("loads", "contract", "module code or the constructor raising, or no environment class found",
               "make the module import cleanly and __init__(max_turns=...) succeed"),
-    CheckInfo("reset_returns", "dynamic", "reset() not returning (non-empty str, dict)",
+    CheckInfo("reset_returns", "contract", "reset() not returning (non-empty str, dict)",
               "end reset() with `return observation, {}`"),
-    CheckInfo("reset_deterministic", "dynamic", "the same seed giving different first observations",
+    CheckInfo("reset_deterministic", "contract", "the same seed giving different first observations",
               "draw all randomness from random.Random(seed) created in reset()"),
-    CheckInfo("seeds_vary", "dynamic", "every seed giving the same task",
+    CheckInfo("seeds_vary", "contract", "every seed giving the same task",
               "generate the task from the seed so different seeds give different tasks"),
-    CheckInfo("step_returns", "dynamic", "step() not returning (str, float, bool, bool, dict)",
+    CheckInfo("step_returns", "contract", "step() not returning (str, float, bool, bool, dict)",
               "end step() with `return observation, float(reward), terminated, truncated, {}`"),
-    CheckInfo("reward_range", "dynamic", "rewards that are NaN, infinite or outside the declared range",
+    CheckInfo("reward_range", "contract", "rewards that are NaN, infinite or outside the declared range",
               "keep rewards within reward_range (default [-1, 1]); declare reward_range = (low, high) if needed"),
-    CheckInfo("trajectory_deterministic", "dynamic", "the same seed and actions giving different trajectories",
+    CheckInfo("trajectory_deterministic", "contract", "the same seed and actions giving different trajectories",
               "avoid time, id(), hash() of objects and unseeded randomness in step()"),
-    CheckInfo("terminates", "dynamic", "episodes that go on past max_turns",
+    CheckInfo("terminates", "contract", "episodes that go on past max_turns",
               "count turns and return truncated=True once the count reaches max_turns"),
-    CheckInfo("garbage_actions", "dynamic", "step() raising on empty, unboxed, huge or odd-unicode actions",
+    CheckInfo("garbage_actions", "contract", "step() raising on empty, unboxed, huge or odd-unicode actions",
               "treat unparseable actions as an invalid move: explain the format, give reward 0"),
-    CheckInfo("tool_schemas", "dynamic", "tool-use environments whose tools lack a name, description or "
+    CheckInfo("tool_schemas", "contract", "tool-use environments whose tools lack a name, description or "
               "JSON-schema parameters, or have no tool_<name> method",
               "set self._tools[name] = {'description': ..., 'parameters': {'type': 'object', ...}} and define tool_<name>"),
-    CheckInfo("solution_defined", "dynamic", "solution() raising or returning nothing",
+    CheckInfo("solution_defined", "contract", "solution() raising or returning nothing",
               "return the answer (puzzles) or the list of winning actions (games)"),
-    CheckInfo("feasible", "dynamic", "replaying solution() from reset(seed) not winning",
+    # feasibility: winnable by its own solution, not by trivial play, and no leaking hint
+    CheckInfo("feasible", "feasibility", "replaying solution() from reset(seed) not winning",
               "make solution() compute winning actions from the hidden state; a win is terminated with reward 1"),
-    CheckInfo("timeout", "dynamic", "a call that ran past the time limit",
+    CheckInfo("trivially_solvable", "feasibility",
+              "a constant, empty or random-token policy winning too often (default: 5% of seeds or more)",
+              "make the answer depend on the seed and require reasoning; reject guesses with feedback"),
+    CheckInfo("hint_leak", "feasibility", "a hint that contains the answer or the full winning move sequence",
+              "give the key insight in the hint, never the answer itself"),
+    CheckInfo("timeout", "contract", "a call that ran past the time limit",
               "remove unbounded loops; keep each call well under a second"),
-    CheckInfo("runtime_limit", "dynamic", "memory exhaustion or a crash of the execution backend",
+    CheckInfo("runtime_limit", "contract", "memory exhaustion or a crash of the execution backend",
               "keep data small; do not build huge strings, lists or numbers"),
+)
+
+CHECKS = CHECKS + (
+    # fuzz: Hypothesis-generated episodes (see spade_envs.fuzz)
+    CheckInfo("fuzz_no_exceptions", "fuzz", "step() or reset() raising on a generated action sequence",
+              "handle every input in step(); the counterexample shows the sequence that raised"),
+    CheckInfo("fuzz_return_types", "fuzz", "a wrongly typed return on a generated sequence",
+              "return (str, float, bool, bool, dict) from every branch of step()"),
+    CheckInfo("fuzz_reward_range", "fuzz", "a non-finite or out-of-range reward on a rare move",
+              "clip or fix the reward computation on the branch the counterexample reaches"),
+    CheckInfo("fuzz_determinism", "fuzz", "a trajectory that a second instance does not reproduce",
+              "derive all randomness from the seed given to reset()"),
+    CheckInfo("fuzz_terminates", "fuzz", "an episode still running at max_turns on a generated sequence",
+              "count every step, valid or not, and truncate at max_turns"),
+    CheckInfo("fuzz_reset_isolation", "fuzz", "state surviving reset() (a replay after reset differs)",
+              "re-initialise every episode attribute in reset()"),
+    CheckInfo("fuzz_instance_isolation", "fuzz", "two instances sharing state through class attributes or globals",
+              "keep all state on self, created in __init__/reset"),
+    CheckInfo("fuzz_post_episode", "fuzz", "reward or a restarted episode after the episode ended",
+              "after termination return reward 0.0 and keep terminated/truncated set until reset()"),
+    CheckInfo("fuzz_feasible", "fuzz", "a fuzzed seed on which replaying solution() does not win",
+              "make solution() correct for every seed, not just the first few"),
+    CheckInfo("fuzz_no_hang", "fuzz", "a generated sequence that times out, exhausts memory or crashes",
+              "bound loops and data sizes on every branch"),
 )
 
 CHECKS_BY_NAME: dict[str, CheckInfo] = {check.name: check for check in CHECKS}

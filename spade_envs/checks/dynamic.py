@@ -18,8 +18,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from spade_envs.checks.difficulty import trivial_win_rates
+from spade_envs.checks.hints import find_hint_leak
 from spade_envs.contract.actions import solution_to_actions
-from spade_envs.contract.episode import DEFAULT_REWARD_RANGE, is_win
+from spade_envs.checks.probes import GARBAGE_ACTIONS
+from spade_envs.contract.episode import DEFAULT_MAX_TURNS, DEFAULT_REWARD_RANGE, is_win
+from spade_envs.fuzz.counterexample import FUZZ_PROPERTIES
+from spade_envs.fuzz.runner import Fuzzer, FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import (
     ContractViolation,
@@ -33,30 +38,7 @@ from spade_envs.runtime.replies import StepResult
 from spade_envs.runtime.session import EnvSession
 from spade_envs.spec.models import CheckFailure
 
-DEFAULT_MAX_TURNS = 10
-"""Turn budget assumed for an environment that neither declares nor is given one (the reference default)."""
 
-GARBAGE_ACTIONS: tuple[str, ...] = (
-    "",
-    "   \n\t ",
-    "I am not sure what to do.",
-    "\\boxed{}",
-    "\\boxed{",
-    "}\\boxed{{}",
-    "\\boxed{\\boxed{1}}",
-    "\\boxed{1}\\boxed{2}\\boxed{3}",
-    "\\boxed{-1}",
-    "\\boxed{1e309}",
-    "\\boxed{99999999999999999999999}",
-    "\\boxed{" + "x" * 10_000 + "}",
-    "\\boxed{测试 🙂 ∑ é}",
-    "\\boxed{\x00\x1b[2J\u200b\ufffd}",
-    "<tool_call>{not json</tool_call>",
-    '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>',
-    '<tool_call>{"name": 5, "arguments": [1, 2]}</tool_call>',
-    "<answer></answer>",
-)
-"""Actions every environment must survive without raising: a model will send all of these one day."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +51,12 @@ class CheckConfig:
     init_kwargs: dict[str, Any] = field(default_factory=dict)
     reward_range: tuple[float, float] | None = None
     """Overrides the environment's declared ``reward_range``."""
+    hint: str | None = None
+    """A hint to check for leaks (besides any the environment writes itself with ``hint()``)."""
+    trivial_seeds: int = 30
+    """Seeds on which the trivial policies play."""
+    trivial_threshold: float = 0.05
+    """A trivial policy winning this share of seeds or more makes the environment trivially solvable."""
 
 
 class _Stop(Exception):
@@ -83,13 +71,17 @@ class _CheckAborted(Exception):
 class DynamicResult:
     failures: list[CheckFailure] = field(default_factory=list)
     ran: dict[str, float] = field(default_factory=dict)  # check name -> milliseconds
+    tier_ms: dict[str, float] = field(default_factory=dict)
+    failed_tier: str | None = None
     class_name: str | None = None
     tool_use: bool | None = None
 
-    def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None) -> None:
+    def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None,
+             seed: int | None = None, actions: list[str] | None = None, step: int | None = None) -> None:
         # One finding per check: the first counterexample is what a designer needs to repair.
         if not self.failed(check):
-            self.failures.append(CheckFailure(check=check, message=_flat(message), line=line, detail=detail))
+            self.failures.append(CheckFailure(check=check, message=_flat(message), line=line, detail=detail,
+                                              seed=seed, actions=actions, step=step))
 
     def failed(self, check: str) -> bool:
         return any(f.check == check for f in self.failures)
@@ -124,33 +116,57 @@ class DynamicChecker:
         self.backend = backend
         self.config = config or CheckConfig()
 
-    def run(self, source: str, class_name: str | None = None) -> DynamicResult:
+    def run(
+        self,
+        source: str,
+        class_name: str | None = None,
+        *,
+        tiers: tuple[str, ...] = ("contract", "feasibility"),
+        fuzz: FuzzConfig | None = None,
+    ) -> DynamicResult:
+        """Run the given tiers in order, stopping after the first one that records a failure."""
         result = DynamicResult()
         self._source, self._class_name, self._result = source, class_name, result
+        self._solution_by_seed: dict[int, tuple[str, Any]] = {}
         sessions: list[EnvSession] = []
+        started = time.perf_counter()
         try:
             with self._check("loads"):
                 primary = self._open()
                 sessions.append(primary)
             if result.failed("loads"):
+                result.failed_tier = "contract"
                 return result
             result.class_name, result.tool_use = primary.loaded.class_name, primary.loaded.tool_use
             self._turn_limit = primary.loaded.max_turns or self.config.max_turns or DEFAULT_MAX_TURNS
             self._reward_range = self.config.reward_range or primary.loaded.reward_range or DEFAULT_REWARD_RANGE
-            second = self._open()
-            sessions.append(second)
-            self._run_all(primary, second)
+            sessions.append(self._open())
+            for tier in tiers:
+                failures_before = len(result.failures)
+                try:
+                    if tier == "contract":
+                        self._contract(*sessions)
+                    elif tier == "feasibility":
+                        self._feasibility(sessions[0])
+                    elif tier == "fuzz":
+                        self._fuzz(*sessions, fuzz or FuzzConfig())
+                finally:
+                    result.tier_ms[tier] = (time.perf_counter() - started) * 1000
+                    started = time.perf_counter()
+                if len(result.failures) > failures_before:
+                    result.failed_tier = tier
+                    break
             result.ran.setdefault("timeout", 0.0)
             result.ran.setdefault("runtime_limit", 0.0)
         except _Stop:
-            pass
+            result.failed_tier = result.failed_tier or next((t for t in tiers if t not in result.tier_ms), tiers[-1])
         finally:
             for session in sessions:
                 session.close()
         return result
 
     # ------------------------------------------------------------------ the checks, cheap to expensive
-    def _run_all(self, env: EnvSession, twin: EnvSession) -> None:
+    def _contract(self, env: EnvSession, twin: EnvSession) -> None:
         seeds = list(self.config.seeds)
         with self._check("reset_returns"):
             first = env.reset(seeds[0]).observation
@@ -162,22 +178,70 @@ class DynamicChecker:
             with self._check("tool_schemas"):
                 self._tool_schemas(env, seeds[0])
         with self._check("solution_defined"):
-            solutions = self._solutions(env, seeds)
+            self._solution_by_seed = self._solutions(env, seeds)
         if len(seeds) > 1:
             with self._check("seeds_vary"):
-                self._seeds_vary(solutions)
-        with self._check("feasible"):
-            for seed, (_, solution) in solutions.items():
-                self._feasible(env, seed, solution)
+                self._seeds_vary(self._solution_by_seed)
         with self._check("garbage_actions"):
             self._garbage_actions(env, seeds[0])
         with self._check("terminates"):
             for seed in seeds:
                 self._terminates(env, seed)
         with self._check("trajectory_deterministic"):
-            self._trajectory_deterministic(env, twin, seeds[0], solutions.get(seeds[0], ("", None))[1])
+            self._trajectory_deterministic(env, twin, seeds[0], self._solution_by_seed.get(seeds[0], ("", None))[1])
         for check in ("step_returns", "reward_range"):
             self._result.ran.setdefault(check, 0.0)
+
+    def _feasibility(self, env: EnvSession) -> None:
+        with self._check("feasible"):
+            for seed, (_, solution) in self._solution_by_seed.items():
+                self._feasible(env, seed, solution)
+        with self._check("trivially_solvable"):
+            self._trivially_solvable(env)
+        hints = [h for h in (self.config.hint,) if h]
+        with self._check("hint_leak"):
+            own = env.hint()
+            hints += [own] if own else []
+            if hints:
+                self._hint_leak(hints)
+            else:
+                self._result.ran.pop("hint_leak", None)
+        if not hints:
+            self._result.ran.pop("hint_leak", None)  # nothing to check: reported as skipped
+
+    def _trivially_solvable(self, env: EnvSession) -> None:
+        seeds = list(range(1000, 1000 + self.config.trivial_seeds))
+        moves = [m for _, sol in self._solution_by_seed.values() if sol
+                 for m in solution_to_actions(sol, tool_use=bool(self._result.tool_use))]
+        rates = trivial_win_rates(env, seeds, self._turn_limit, moves, bool(self._result.tool_use),
+                                  stop_at=self.config.trivial_threshold)
+        worst, rate = max(rates.items(), key=lambda item: item[1])
+        if rate >= self.config.trivial_threshold:
+            self._result.fail(
+                "trivially_solvable",
+                f"The trivial policy {worst} won {rate:.0%} of {len(seeds)} seeds (limit "
+                f"{self.config.trivial_threshold:.0%}); make winning depend on the seed's hidden state and on "
+                "reasoning, and do not reward repeated or random guesses.",
+            )
+
+    def _hint_leak(self, hints: list[str]) -> None:
+        answers = [sol for _, sol in self._solution_by_seed.values()]
+        for hint in hints:
+            leak = find_hint_leak(hint, answers, tool_use=bool(self._result.tool_use))
+            if leak:
+                self._result.fail("hint_leak", f"The hint {_preview(hint, 80)!r} {leak}; give the key insight, "
+                                  "never the answer.")
+                return
+
+    def _fuzz(self, env: EnvSession, twin: EnvSession, config: FuzzConfig) -> None:
+        started = time.perf_counter()
+        report = Fuzzer(env, twin, turn_limit=self._turn_limit, reward_range=self._reward_range, config=config).run()
+        for example in report.counterexamples:
+            self._result.fail(example.property, example.summary(), detail=example.feedback(), seed=example.seed,
+                              actions=example.actions, step=example.step)
+        for name in FUZZ_PROPERTIES:
+            self._result.ran.setdefault(name, 0.0)
+        self._result.ran["fuzz_no_exceptions"] = (time.perf_counter() - started) * 1000
 
     def _reset_deterministic(self, env: EnvSession, twin: EnvSession, seed: int, first: str) -> None:
         other = twin.reset(seed).observation
@@ -252,10 +316,8 @@ class DynamicChecker:
                 f"{self._turn_limit}; shorten the solution or raise max_turns.",
             )
             return
-        env.reset(seed)
         rewards: list[float] = []
-        for index, action in enumerate(actions, start=1):
-            step = self._step(env, action, probe=False)
+        for index, (action, step) in enumerate(zip(actions, self._scripted(env, seed, actions, probe=False)), start=1):
             rewards.append(step.reward)
             if step.done:
                 if is_win(rewards, step.terminated):
@@ -283,11 +345,8 @@ class DynamicChecker:
 
     def _terminates(self, env: EnvSession, seed: int) -> None:
         for action in ("\\boxed{0}", "", "<tool_call>{}</tool_call>"):
-            env.reset(seed)
-            for _ in range(self._turn_limit):
-                if self._step(env, action).done:
-                    break
-            else:
+            steps = self._scripted(env, seed, [action] * self._turn_limit)
+            if not steps[-1].done:
                 self._result.fail(
                     "terminates",
                     f"After {self._turn_limit} steps of {_show_action(action)} (seed {seed}) the episode had not ended; "
@@ -320,13 +379,28 @@ class DynamicChecker:
 
     # ------------------------------------------------------------------ helpers
     def _play(self, env: EnvSession, seed: int, actions: list[str]) -> list[tuple[Any, ...]]:
-        trajectory: list[tuple[Any, ...]] = [(env.reset(seed).observation,)]
-        for action in actions:
-            step = self._step(env, action)
-            trajectory.append((step.observation, step.reward, step.terminated, step.truncated))
-            if step.done:
-                break
-        return trajectory
+        first = env.reset(seed).observation
+        steps = self._scripted(env, seed, actions)
+        return [(first,)] + [(s.observation, s.reward, s.terminated, s.truncated) for s in steps]
+
+    def _scripted(self, env: EnvSession, seed: int, actions: list[str], *, probe: bool = True) -> list[StepResult]:
+        """reset(seed) and play ``actions`` until the episode ends, in one round trip when all goes well.
+
+        If the batch raises, the episode is replayed step by step so the failure is pinned to its action.
+        """
+        try:
+            _, steps = env.play(seed, actions)
+        except (EnvCodeError, ContractViolation):
+            env.reset(seed)
+            steps = []
+            for action in actions:
+                steps.append(self._step(env, action, probe=probe))
+                if steps[-1].done:
+                    break
+            return steps
+        for action, step in zip(actions, steps):
+            self._check_reward(action, step)
+        return steps
 
     def _step(self, env: EnvSession, action: str, *, probe: bool = True) -> StepResult:
         """One step with its reward checked. A probe action that crashes the environment is a
@@ -345,6 +419,10 @@ class DynamicChecker:
                 detail=error.traceback,
             )
             raise _CheckAborted from None
+        self._check_reward(action, step)
+        return step
+
+    def _check_reward(self, action: str, step: StepResult) -> None:
         low, high = self._reward_range
         if not math.isfinite(step.reward):
             self._result.fail(
@@ -356,7 +434,6 @@ class DynamicChecker:
                 f"step({_show_action(action)}) returned reward {step.reward:g}, outside the declared range "
                 f"[{low:g}, {high:g}]; keep rewards inside it or declare reward_range = (low, high).",
             )
-        return step
 
     def _open(self) -> EnvSession:
         return self.backend.open_session(

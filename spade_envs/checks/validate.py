@@ -1,4 +1,12 @@
-"""The validator: static checks, then dynamic checks through a backend, then one report."""
+"""The validator: four tiers, cheapest first, stopping at the first that fails.
+
+1. static: read the code, run nothing (code that fails here never runs);
+2. contract: run it through a backend and hold it to the contract;
+3. feasibility: its own solution wins, trivial policies do not, and no hint leaks the answer;
+4. fuzz: Hypothesis-generated episodes check every property in ``spade_envs.fuzz``.
+
+The same seeds and budget give the same verdict.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +14,21 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spade_envs.checks.catalogue import check_names
+from spade_envs.checks.catalogue import TIERS, check_names
 from spade_envs.checks.dynamic import CheckConfig, DynamicChecker
 from spade_envs.checks.static import StaticConfig, run_static_checks
+from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
-from spade_envs.spec.models import CheckOutcome, ValidationReport, env_id_for
+from spade_envs.spec.models import CheckOutcome, TierOutcome, ValidationReport, env_id_for
 
 
 @dataclass(frozen=True)
 class ValidatorConfig:
     static: StaticConfig = field(default_factory=StaticConfig)
     dynamic: CheckConfig = field(default_factory=CheckConfig)
+    fuzz: FuzzConfig = field(default_factory=FuzzConfig)
+    tiers: tuple[str, ...] = TIERS
+    """Which tiers to run; drop "fuzz" for a quick contract check."""
 
 
 def validate_source(
@@ -27,38 +39,40 @@ def validate_source(
     class_name: str | None = None,
     config: ValidatorConfig | None = None,
 ) -> ValidationReport:
-    """Validate environment code. Code that fails a static check is never run."""
+    """Validate environment code, tier by tier. Code that fails a static check is never run."""
     config = config or ValidatorConfig()
     started = time.perf_counter()
     static = run_static_checks(source, config.static)
     static_ms = (time.perf_counter() - started) * 1000
+    tiers = [TierOutcome(tier="static", status="failed" if static.failures else "passed",
+                         duration_ms=round(static_ms, 3))]
     outcomes = [
-        CheckOutcome(
-            check=name,
-            status="failed" if any(f.check == name for f in static.failures) else "passed",
-            duration_ms=round(static_ms / max(1, len(check_names("static"))), 3),
-        )
+        CheckOutcome(check=name, status="failed" if any(f.check == name for f in static.failures) else "passed",
+                     duration_ms=0.0)
         for name in check_names("static")
     ]
     failures, warnings = list(static.failures), list(static.warnings)
     class_found, tool_use = static.class_name, static.tool_use if static.ok else None
-    if static.ok:
-        dynamic = DynamicChecker(backend, config.dynamic).run(source, class_name=class_name)
+    dynamic_tiers = tuple(t for t in config.tiers if t != "static")
+    if static.ok and dynamic_tiers:
+        dynamic = DynamicChecker(backend, config.dynamic).run(
+            source, class_name=class_name, tiers=dynamic_tiers, fuzz=config.fuzz
+        )
         failures += dynamic.failures
         class_found = dynamic.class_name or class_found
         tool_use = dynamic.tool_use if dynamic.tool_use is not None else tool_use
-        for name in check_names("dynamic"):
-            failed = any(f.check == name for f in dynamic.failures)
-            ran = name in dynamic.ran or failed
-            outcomes.append(
-                CheckOutcome(
-                    check=name,
-                    status="failed" if failed else ("passed" if ran else "skipped"),
-                    duration_ms=round(dynamic.ran.get(name, 0.0), 3),
-                )
-            )
+        for tier in dynamic_tiers:
+            status = "failed" if dynamic.failed_tier == tier else ("passed" if tier in dynamic.tier_ms else "skipped")
+            tiers.append(TierOutcome(tier=tier, status=status, duration_ms=round(dynamic.tier_ms.get(tier, 0.0), 3)))  # type: ignore[arg-type]
+        for tier in TIERS[1:]:
+            for name in check_names(tier):
+                failed = any(f.check == name for f in dynamic.failures)
+                ran = name in dynamic.ran or failed
+                outcomes.append(CheckOutcome(check=name, status="failed" if failed else ("passed" if ran else "skipped"),
+                                             duration_ms=round(dynamic.ran.get(name, 0.0), 3)))
     else:
-        outcomes += [CheckOutcome(check=n, status="skipped", duration_ms=0.0) for n in check_names("dynamic")]
+        tiers += [TierOutcome(tier=t, status="skipped", duration_ms=0.0) for t in dynamic_tiers]  # type: ignore[arg-type]
+        outcomes += [CheckOutcome(check=n, status="skipped", duration_ms=0.0) for t in TIERS[1:] for n in check_names(t)]
     return ValidationReport(
         path=path,
         env_id=env_id_for(source),
@@ -69,7 +83,9 @@ def validate_source(
         failures=failures,
         warnings=warnings,
         checks=outcomes,
+        tiers=tiers,
         seeds=list(config.dynamic.seeds) if static.ok else [],
+        fuzz_examples=config.fuzz.examples if "fuzz" in config.tiers else 0,
         duration_s=round(time.perf_counter() - started, 4),
     )
 

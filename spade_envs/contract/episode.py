@@ -7,6 +7,9 @@ from collections.abc import Sequence
 DEFAULT_REWARD_RANGE: tuple[float, float] = (-1.0, 1.0)
 """Rewards an environment may give when it declares no ``reward_range`` of its own."""
 
+DEFAULT_MAX_TURNS = 10
+"""Turn budget assumed for an environment that neither declares nor is given one (the reference default)."""
+
 WIN_THRESHOLD = 0.999
 """An episode is won when it terminates with a last reward at least this high (1.0 in practice)."""
 

@@ -65,6 +65,14 @@ def to_plain(value: Any, depth: int = 0) -> Any:
         return "<too deep>"
     if type(value) in _SAFE_SCALARS:
         return value
+    # Subclasses of str/int/float are copied with the base type's own C methods, so that no method the
+    # environment overrode (__str__, __float__, __eq__) runs while describing its reply.
+    if isinstance(value, str):
+        return str.__getitem__(value, slice(None))
+    if isinstance(value, float):
+        return float.__add__(value, 0.0)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int.__add__(value, 0)
     if type(value) in (list, tuple):
         return [to_plain(item, depth + 1) for item in value]
     if type(value) is dict:
@@ -102,7 +110,7 @@ def describe_exception(error: BaseException) -> str:
     args = getattr(error, "args", ())
     if type(args) is not tuple:
         return "<unprintable exception>"
-    return ", ".join(safe_text(arg, 500) for arg in args)
+    return ", ".join(safe_text(arg, 300) for arg in args[:5])[:600]
 
 
 def _error_kind(error: BaseException) -> str:
@@ -120,7 +128,9 @@ class EnvHost:
         # ``passthrough`` lets a host-side interrupt (a deadline alarm) escape instead of being
         # reported as an exception of the environment.
         self.passthrough = passthrough
-        self.env: Any = None
+        self.envs: list[Any] = []  # index 0 is the session's environment; more only via "spawn"
+        self.env_class: type | None = None
+        self.init_kwargs: dict[str, Any] = {}
         self.source_lines: list[str] = []
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -149,12 +159,10 @@ class EnvHost:
     def _op_load(self, request: dict[str, Any]) -> dict[str, Any]:
         source = request["source"]
         self.source_lines = source.splitlines()
-        # A sandbox host may cache the compiled module: compiling is most of the cost of a load, and
-        # every environment is loaded dozens of times. The blob is made before any environment code
-        # runs, so the environment cannot tamper with it.
+        # A sandbox host may send the module already compiled (see ``_op_compile``): compiling is most
+        # of the cost of a load, and every environment is loaded dozens of times.
         cached = request.get("compiled")
         code = marshal.loads(base64.b64decode(cached)) if cached else compile(source, ENV_FILENAME, "exec")
-        compiled = base64.b64encode(marshal.dumps(code)).decode() if request.get("return_compiled") else None
         module_name = "spade_environment"
         namespace: dict[str, Any] = {
             "__name__": module_name,
@@ -166,32 +174,79 @@ class EnvHost:
         kwargs = dict(request.get("init_kwargs") or {})
         if request.get("max_turns") is not None:
             kwargs["max_turns"] = request["max_turns"]
-        self.env = env_class(**kwargs)
+        env = env_class(**kwargs)
+        self.envs, self.env_class, self.init_kwargs = [env], env_class, kwargs
         declared = getattr(env_class, "reward_range", None)
-        max_turns = getattr(self.env, "max_turns", None)
+        max_turns = getattr(env, "max_turns", None)
         return {
             "class_name": env_class.__name__,
-            "tool_use": isinstance(self.env, ToolUseBaseEnv),
+            "tool_use": isinstance(env, ToolUseBaseEnv),
             "max_turns": max_turns if type(max_turns) is int else None,
             "reward_range": to_plain(declared) if type(declared) in (tuple, list) else None,
-            "compiled": compiled,
         }
 
+    def _op_compile(self, request: dict[str, Any]) -> str:
+        """Compile a module without running it; the marshalled code, base64-encoded.
+
+        Hosts must only ask a pristine instance, one that has never run environment code, and then
+        discard it: an instance that ran environment code can forge any reply.
+        """
+        code = compile(request["source"], ENV_FILENAME, "exec")
+        return base64.b64encode(marshal.dumps(code)).decode()
+
+    def _env(self, request: dict[str, Any]) -> Any:
+        index = request.get("instance", 0)
+        if type(index) is not int or not 0 <= index < len(self.envs):
+            raise LookupError(f"no environment instance {index!r}; load one first")
+        return self.envs[index]
+
+    def _op_spawn(self, request: dict[str, Any]) -> int:
+        """Construct another instance of the loaded class in the same module.
+
+        Used to check that instances share no state (class-level lists, module globals): separate
+        sessions cannot see such leaks because each has its own module.
+        """
+        if self.env_class is None:
+            raise LookupError("no environment loaded")
+        self.envs.append(self.env_class(**self.init_kwargs))
+        return len(self.envs) - 1
+
     def _op_reset(self, request: dict[str, Any]) -> Any:
-        return to_plain(self.env.reset(seed=request.get("seed")))
+        return to_plain(self._env(request).reset(seed=request.get("seed")))
 
     def _op_step(self, request: dict[str, Any]) -> Any:
-        return to_plain(self.env.step(request["action"]))
+        return to_plain(self._env(request).step(request["action"]))
+
+    def _op_play(self, request: dict[str, Any]) -> Any:
+        """reset(seed), then step through ``actions``, stopping at the end of the episode.
+
+        Scripted episodes (replays, solution checks, constant policies) go through one call instead
+        of one per step: the per-call cost of crossing into the sandbox is larger than most steps.
+        """
+        env = self._env(request)
+        replies = [to_plain(env.reset(seed=request.get("seed")))]
+        for action in request.get("actions", []):
+            reply = to_plain(env.step(action))
+            replies.append(reply)
+            if type(reply) is list and len(reply) == 5 and (reply[2] is True or reply[3] is True):
+                break
+        return replies
 
     def _op_solution(self, request: dict[str, Any]) -> Any:
-        return to_plain(self.env.solution())
+        return to_plain(self._env(request).solution())
+
+    def _op_hint(self, request: dict[str, Any]) -> Any:
+        """The environment's own hint, if it writes one (an optional ``hint()`` method)."""
+        hint = getattr(self._env(request), "hint", None)
+        return to_plain(hint()) if callable(hint) else None
 
     def _op_tools(self, request: dict[str, Any]) -> Any:
-        get_tools = getattr(self.env, "get_tools", None)
+        get_tools = getattr(self._env(request), "get_tools", None)
         return to_plain(get_tools()) if callable(get_tools) else None
 
     def _op_close(self, request: dict[str, Any]) -> None:
-        close = getattr(self.env, "close", None)
-        if callable(close):
-            close()
-        self.env = None
+        for env in self.envs:
+            close = getattr(env, "close", None)
+            if callable(close):
+                close()
+        self.envs = []

@@ -6,6 +6,7 @@ types here, once, and turned into a typed result or a ``ContractViolation`` nami
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +32,43 @@ class StepResult:
         return self.terminated or self.truncated
 
 
+MAX_INFO_DEPTH = 64
+"""Deeper ``info`` nesting is refused: host code (deepcopy, json, logging) recurses over it."""
+
+
 def _type_name(value: Any) -> str:
     return type(value).__name__
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Iterative depth check, so that checking a hostile value cannot itself overflow the stack."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((child, depth + 1) for child in item)
+    return False
+
+
+def clean_text(text: str) -> str:
+    """Replace lone surrogates (legal in Python strings, illegal in UTF-8) so the text can be encoded."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _check_info(info: dict[str, Any], method: str) -> dict[str, Any]:
+    if _depth_exceeds(info, MAX_INFO_DEPTH):
+        raise ContractViolation(
+            f"{method}_returns", f"{method}() returned an info dict nested deeper than {MAX_INFO_DEPTH} levels; keep info flat."
+        )
+    return info
 
 
 def parse_reset(value: Any) -> ResetResult:
@@ -58,7 +94,7 @@ def parse_reset(value: Any) -> ResetResult:
         raise ContractViolation(
             "reset_returns", f"reset() returned a {_type_name(info)} as info; return a dict (use {{}})."
         )
-    return ResetResult(observation, info)
+    return ResetResult(clean_text(observation), _check_info(info, "reset"))
 
 
 def parse_step(value: Any) -> StepResult:
@@ -83,4 +119,12 @@ def parse_step(value: Any) -> StepResult:
         problems.append(f"info is a {_type_name(info)}, expected dict")
     if problems:
         raise ContractViolation("step_returns", "step() returned wrong types: " + "; ".join(problems) + ".")
-    return StepResult(observation, float(reward), terminated, truncated, info)
+    try:
+        value = float(reward)
+    except OverflowError:
+        raise ContractViolation("reward_range", f"step() returned an integer reward with {len(str(reward))} digits, "
+                                "too large for a float; rewards must be finite.") from None
+    if not math.isfinite(value):
+        # Sessions never hand out NaN or infinite rewards: one would poison every average downstream.
+        raise ContractViolation("reward_range", f"step() returned reward {value}; rewards must be finite.")
+    return StepResult(clean_text(observation), value, terminated, truncated, _check_info(info, "step"))

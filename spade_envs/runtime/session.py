@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from spade_envs.runtime.errors import (
+    ContractViolation,
     EnvCodeError,
     EnvCrashError,
     EnvLoadError,
@@ -21,7 +22,17 @@ from spade_envs.runtime.errors import (
     EnvTimeoutError,
 )
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.replies import ResetResult, StepResult, parse_reset, parse_step
+from spade_envs.runtime.replies import ResetResult, StepResult, clean_text, parse_reset, parse_step
+
+
+MAX_MESSAGE_CHARS = 300
+MAX_TRACEBACK_CHARS = 8_000
+
+
+def _one_line(text: str, limit: int) -> str:
+    """Environment-supplied text made safe for a one-line message: no newlines, bounded length."""
+    flat = " ".join(clean_text(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 class Transport(Protocol):
@@ -76,7 +87,11 @@ class EnvSession:
         if isinstance(declared, list) and len(declared) == 2 and all(
             isinstance(x, (int, float)) and not isinstance(x, bool) for x in declared
         ):
-            reward_range = (float(declared[0]), float(declared[1]))
+            try:
+                reward_range = (float(declared[0]), float(declared[1]))
+            except OverflowError:
+                raise ContractViolation("reward_range", "reward_range has a bound too large for a float; "
+                                        "declare finite bounds such as (0.0, 1.0).") from None
         max_turns = result.get("max_turns")
         return LoadedEnv(
             class_name=result["class_name"],
@@ -107,10 +122,28 @@ class EnvSession:
     def reset(self, seed: int | None = None) -> ResetResult:
         if self._transport is None:  # a previous call broke the transport: start afresh
             self.loaded = self._start()
-        return parse_reset(self._request({"op": "reset", "seed": seed}))
+        return self._parsed(parse_reset, self._request({"op": "reset", "seed": seed}))
 
     def step(self, action: str) -> StepResult:
-        return parse_step(self._request({"op": "step", "action": action}))
+        return self._parsed(parse_step, self._request({"op": "step", "action": action}))
+
+    def _parsed(self, parse: Callable[[Any], Any], reply: Any) -> Any:
+        """Check a reply; one that breaks the contract also retires the instance (it may be compromised)."""
+        try:
+            return parse(reply)
+        except ContractViolation:
+            self._discard_transport()
+            raise
+
+    def play(self, seed: int | None, actions: list[str], *, instance: int = 0) -> tuple[ResetResult, list[StepResult]]:
+        """``reset(seed)`` and step through ``actions`` in one round trip, stopping when the episode ends.
+
+        Raises like ``reset``/``step`` would; the caller replays step by step to find which step failed.
+        """
+        replies = self._request({"op": "play", "seed": seed, "actions": list(actions), "instance": instance})
+        if not isinstance(replies, list) or not replies:
+            raise EnvCrashError("the backend sent a malformed reply to play()")
+        return self._parsed(parse_reset, replies[0]), [self._parsed(parse_step, reply) for reply in replies[1:]]
 
     def solution(self) -> Any:
         return self._request({"op": "solution"})
@@ -118,6 +151,18 @@ class EnvSession:
     def tools(self) -> list[dict[str, Any]] | None:
         result = self._request({"op": "tools"})
         return result if isinstance(result, list) else None
+
+    def hint(self) -> str | None:
+        """The environment's own hint (an optional ``hint()`` method), or None."""
+        result = self._request({"op": "hint"})
+        return result if isinstance(result, str) else None
+
+    def spawn_sibling(self) -> SiblingInstance:
+        """A second instance of the same class in the same module (for shared-state checks)."""
+        index = self._request({"op": "spawn"})
+        if not isinstance(index, int):
+            raise EnvCrashError("the backend sent a malformed reply to spawn()")
+        return SiblingInstance(self, index)
 
     # ------------------------------------------------------------------ plumbing
     def _request(self, request: dict[str, Any]) -> Any:
@@ -145,26 +190,48 @@ class EnvSession:
             self._discard_transport()
             return EnvCrashError("the backend sent a malformed error reply")
         kind = error.get("kind")
-        message = str(error.get("message", ""))
+        message = clean_text(str(error.get("message", "")))
         if kind == "load":
-            return EnvLoadError(message)
+            return EnvLoadError(_one_line(message, MAX_MESSAGE_CHARS))
         if kind == "too_large":
             self._discard_transport()
-            return EnvCrashError(message)
+            return EnvCrashError(f"the environment's reply to {op}() was larger than the reply limit; "
+                                 "return shorter observations")
         if kind == "memory":
             self._discard_transport()  # never reuse a heap that ran out of memory
             return EnvMemoryError(f"the environment exhausted its memory limit during {op}(); keep its data small")
         if kind == "exception":
+            # The environment's state after an exception is unknown (and in the sandbox its heap may be
+            # damaged): the next reset() starts a fresh instance.
+            self._discard_transport()
             line = error.get("line")
             return EnvCodeError(
-                phase=str(error.get("phase", op)),
-                exc_type=str(error.get("type", "Exception")),
-                message=message,
-                traceback=str(error.get("traceback", "")),
-                line=line if isinstance(line, int) else None,
+                phase=_one_line(str(error.get("phase", op)), 40),
+                exc_type=_one_line(str(error.get("type", "Exception")), 80),
+                message=_one_line(message, MAX_MESSAGE_CHARS),
+                traceback=clean_text(str(error.get("traceback", "")))[:MAX_TRACEBACK_CHARS],
+                line=line if isinstance(line, int) and not isinstance(line, bool) else None,
             )
         self._discard_transport()
-        return EnvCrashError(f"the backend reported a protocol error: {message}")
+        return EnvCrashError(f"the backend reported a protocol error during {op}()")
+
+
+class SiblingInstance:
+    """Another instance living next to a session's environment; it shares the session's transport."""
+
+    def __init__(self, session: EnvSession, index: int) -> None:
+        self._session, self._index = session, index
+
+    def reset(self, seed: int | None = None) -> ResetResult:
+        return self._session._parsed(parse_reset, self._session._request({"op": "reset", "seed": seed,
+                                                                          "instance": self._index}))
+
+    def step(self, action: str) -> StepResult:
+        return self._session._parsed(parse_step, self._session._request({"op": "step", "action": action,
+                                                                         "instance": self._index}))
+
+    def play(self, seed: int | None, actions: list[str]) -> tuple[ResetResult, list[StepResult]]:
+        return self._session.play(seed, actions, instance=self._index)
 
 
 class TransportBackend:

@@ -10,6 +10,7 @@ from spade_envs.spec.models import (
     PoolEntry,
     PoolManifest,
     Provenance,
+    TierOutcome,
     ValidationReport,
     env_id_for,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "PoolEntry",
     "PoolManifest",
     "Provenance",
+    "TierOutcome",
     "ValidationReport",
     "env_id_for",
 ]

@@ -81,11 +81,23 @@ class CheckFailure(_Model):
     message: str
     line: int | None = Field(default=None, ge=1)
     severity: Severity = "error"
-    detail: str | None = Field(default=None, description="Extra evidence, e.g. the environment's traceback.")
+    detail: str | None = Field(default=None, description="Extra evidence: the environment's traceback, or a "
+                               "fuzz counterexample written as a repair prompt.")
+    seed: int | None = Field(default=None, description="Seed of the (shrunk) counterexample, for fuzz failures.")
+    actions: list[str] | None = Field(default=None, description="Actions of the (shrunk) counterexample.")
+    step: int | None = Field(default=None, ge=0, description="1-based step at which the property broke.")
 
 
 class CheckOutcome(_Model):
     check: str
+    status: CheckStatus
+    duration_ms: float = Field(ge=0)
+
+
+class TierOutcome(_Model):
+    """One validation tier (static, contract, feasibility, fuzz); tiers after a failed one are skipped."""
+
+    tier: Literal["static", "contract", "feasibility", "fuzz"]
     status: CheckStatus
     duration_ms: float = Field(ge=0)
 
@@ -102,7 +114,9 @@ class ValidationReport(_Model):
     failures: list[CheckFailure] = Field(default_factory=list)
     warnings: list[CheckFailure] = Field(default_factory=list)
     checks: list[CheckOutcome] = Field(default_factory=list)
+    tiers: list[TierOutcome] = Field(default_factory=list)
     seeds: list[int] = Field(default_factory=list)
+    fuzz_examples: int = Field(default=0, ge=0, description="Hypothesis examples budgeted for the fuzz tier.")
     duration_s: float = Field(ge=0)
 
     @model_validator(mode="after")

@@ -26,7 +26,7 @@ class ListDirectoriesEnv:
             _attempt("listdir_default", lambda: os.listdir()),
             _attempt("scandir_root", lambda: [e.name for e in os.scandir("/")]),
             _attempt("scandir_home", lambda: [e.name for e in os.scandir(os.path.expanduser("~"))]),
-            _attempt("walk_root", lambda: list(os.walk("/"))[:3]),
+            _attempt("walk_root", lambda: next(os.walk("/"), None)),
             _attempt("stat_passwd", lambda: os.stat("/etc/passwd")),
             _attempt("exists_passwd", lambda: os.path.exists("/etc/passwd") or None),
         ]

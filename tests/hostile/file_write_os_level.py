@@ -36,8 +36,9 @@ class OsLevelWriteEnv:
             _attempt("link", lambda: os.link(v, c)),
             _attempt("rename", lambda: os.rename(v, c)),
             _attempt("truncate", lambda: os.truncate(v, 0)),
-            _attempt("chmod", lambda: os.chmod(v, 0o777)),
-            _attempt("utime", lambda: os.utime(v, (0, 0))),
+            # WASI's chmod is a silent no-op, so only a visible effect counts: stat the file afterwards.
+            _attempt("chmod", lambda: (os.chmod(v, 0o777), oct(os.stat(v).st_mode))[1]),
+            _attempt("utime", lambda: (os.utime(v, (0, 0)), os.stat(v).st_mtime)[1]),
             _attempt("chdir", lambda: os.chdir("/tmp")),
         ]
         escaped = any(ok for _, ok in results)

@@ -66,6 +66,7 @@ if sys.platform == "wasi":  # never patch a host interpreter that imports this f
     time.sleep = _sleep_returns_at_once
 
 _FAILED = '{"ok": false, "error": {"kind": "protocol", "message": "the guest could not encode its reply"}}'
+_OUT_OF_MEMORY = '{"ok": false, "error": {"kind": "memory", "message": "out of memory while encoding the reply"}}'
 
 
 def _configure(request: dict) -> None:
@@ -98,5 +99,7 @@ class WitWorld(wit_world.WitWorld):
                     }
                 )
             return text
+        except MemoryError:
+            return _OUT_OF_MEMORY
         except BaseException:  # noqa: BLE001 -- the export must never trap on an ordinary error
             return _FAILED

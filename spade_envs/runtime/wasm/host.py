@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import resource
 import threading
 import time
 import weakref
@@ -33,6 +34,7 @@ from wasmtime import component
 
 from spade_envs.runtime.errors import EnvCrashError, EnvMemoryError, EnvTimeoutError
 from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.replies import clean_text
 from spade_envs.runtime.wasm.build import load_compiled_component
 
 MONOTONIC_CLOCK = "wasi:clocks/monotonic-clock@0.2.9"
@@ -46,6 +48,10 @@ class WasmConfig:
 
     epoch_tick_s: float = 0.005
     """How often the ticker advances the epoch: the resolution of the time limit."""
+    min_host_stack: int = 1 << 20
+    """Wasm frames run on the calling thread's native stack (wasmtime reserves 512 KiB for them, the
+    size the guest CPython's own recursion guard assumes). A thread with less stack than this would
+    segfault the host on deep guest recursion, so such calls are refused with a clear error."""
     cache_dir: Path | None = None
     """Where the built and compiled guest is cached (default: ~/.cache/spade-toolkit/wasm)."""
     compiled_cache_entries: int = 512
@@ -101,23 +107,50 @@ class WasmRuntime:
         self._compiled: OrderedDict[str, str] = OrderedDict()
         self._compiled_lock = threading.Lock()
 
+    def check_stack(self) -> None:
+        """Refuse to enter the guest from a thread too small to hold its stack (see ``min_host_stack``)."""
+        if threading.current_thread() is threading.main_thread():
+            soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
+            size = soft if soft != resource.RLIM_INFINITY else 0
+        else:
+            size = threading.stack_size()  # the size threads are being created with; 0 means the default
+        if 0 < size < self.config.min_host_stack:
+            raise EnvCrashError(
+                f"this thread's stack ({size // 1024} KiB) is too small to run the sandbox safely; use threads "
+                f"with at least {self.config.min_host_stack // 1024} KiB (threading.stack_size(0) restores the default)"
+            )
+
     def deadline_ticks(self, seconds: float) -> int:
         return max(1, math.ceil(seconds / self.config.epoch_tick_s)) + 1
 
     # Compiled environment modules, keyed by source: an environment is loaded dozens of times per
     # training step (validation, hinted and unhinted rollouts), and compiling is most of a load.
-    def compiled_module(self, source: str) -> str | None:
+    def compiled_module(self, source: str, limits: ExecutionLimits) -> str | None:
+        """The module compiled by a pristine guest (cached), or None if it does not compile.
+
+        The blob never comes from an instance that ran environment code: such an instance is under
+        the environment's control and could hand back different code for later sessions.
+        """
         with self._compiled_lock:
             blob = self._compiled.get(source)
             if blob is not None:
                 self._compiled.move_to_end(source)
-            return blob
-
-    def remember_compiled(self, source: str, blob: str) -> None:
+                return blob
+        compiler = WasmTransport(self, limits)
+        try:
+            reply = compiler.call({"op": "compile", "source": source})
+        except (EnvCrashError, EnvTimeoutError, EnvMemoryError):
+            return None
+        finally:
+            compiler.close()
+        blob = reply.get("result") if reply.get("ok") else None
+        if not isinstance(blob, str):
+            return None
         with self._compiled_lock:
             self._compiled[source] = blob
             while len(self._compiled) > self.config.compiled_cache_entries:
                 self._compiled.popitem(last=False)
+        return blob
 
 
 class _StringCall:
@@ -142,11 +175,13 @@ class _StringCall:
         except (ImportError, AttributeError):  # pragma: no cover - depends on the wasmtime build
             self._ffi = None
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: str, max_chars: int) -> str:
         ffi = self._ffi
         if ffi is None:  # pragma: no cover
             result = self._func(self._store, text)
             self._func.post_return(self._store)
+            if len(result) > max_chars:
+                raise _ReplyTooLarge(len(result))
             return result
         context = self._store._context()
         param = self._params[0]
@@ -160,12 +195,21 @@ class _StringCall:
         if error:
             _raise_wasmtime_error(error)
         try:
+            size = self._result.of.string.size
+            if size > max_chars:  # refuse before copying a forged giant reply into host memory
+                raise _ReplyTooLarge(size)
             return ffi.to_str(self._result.of.string)
         finally:
             ffi.wasmtime_component_val_delete(byref(self._result))
             error = ffi.wasmtime_component_func_post_return(byref(self._raw), context)
             if error:
                 _raise_wasmtime_error(error)
+
+
+class _ReplyTooLarge(Exception):
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
 
 
 def _raise_wasmtime_error(pointer: Any) -> None:
@@ -193,8 +237,26 @@ def _classify(error: Exception, op: str, limits: ExecutionLimits) -> Exception:
         return EnvCrashError(f"the environment tried to exit the interpreter during {op}()")
     if "does not allow waiting" in lowered:
         return EnvCrashError(f"the environment tried to sleep or wait during {op}(); waiting is not allowed")
-    cause = text.strip().splitlines()[-1][:200] if text.strip() else "unknown trap"
+    if "unreachable" in lowered:
+        return EnvCrashError(f"the guest interpreter aborted during {op}() (a fatal error inside the sandbox)")
+    cause = " ".join(text.split())[-160:] if text.strip() else "unknown trap"
     return EnvCrashError(f"the sandbox trapped during {op}(): {cause}")
+
+
+def _clean_strings(value: Any) -> Any:
+    """Copy a decoded reply with lone surrogates replaced in every string (keys included)."""
+    def clean(item: Any, depth: int = 0) -> Any:
+        if depth > 200:
+            raise RecursionError("reply nested too deeply")
+        if isinstance(item, str):
+            return clean_text(item)
+        if isinstance(item, list):
+            return [clean(child, depth + 1) for child in item]
+        if isinstance(item, dict):
+            return {clean_text(key): clean(child, depth + 1) for key, child in item.items()}
+        return item
+
+    return clean(value)
 
 
 class WasmTransport:
@@ -223,6 +285,7 @@ class WasmTransport:
         if self._store is None or self._call is None:
             raise EnvCrashError("the sandbox session is closed")
         op = str(request.get("op"))
+        self.runtime.check_stack()
         source = request.get("source") if op == "load" else None
         if isinstance(source, str):
             request = self._with_load_settings(request, source)
@@ -230,31 +293,23 @@ class WasmTransport:
         timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else 3600.0
         self._store.set_epoch_deadline(self.runtime.deadline_ticks(timeout))
         try:
-            raw = self._call(payload)
+            raw = self._call(payload, self.limits.max_reply_bytes + 4096)
+        except _ReplyTooLarge as error:
+            self.close()
+            raise EnvCrashError(f"the sandbox's reply to {op}() had {error.size:,} bytes, over the "
+                                f"{self.limits.max_reply_bytes:,}-byte limit") from None
         except Exception as error:  # noqa: BLE001 -- traps arrive as WasmtimeError, Trap or our clock's error
             self.close()  # a trapped instance can never be entered again
             raise _classify(error, op, self.limits) from None
-        reply = self._decode(raw, op)
-        if isinstance(source, str):
-            self._remember_compiled(reply, source)
-        return reply
+        return self._decode(raw, op)
 
     def _with_load_settings(self, request: dict[str, Any], source: str) -> dict[str, Any]:
-        compiled = self.runtime.compiled_module(source)
         return {
             **request,
             "max_output_chars": self.limits.max_output_bytes,
             "max_reply_chars": self.limits.max_reply_bytes,
-            "compiled": compiled,
-            "return_compiled": compiled is None,
+            "compiled": self.runtime.compiled_module(source, self.limits),
         }
-
-    def _remember_compiled(self, reply: dict[str, Any], source: str) -> None:
-        result = reply.get("result")
-        if reply.get("ok") and isinstance(result, dict):
-            blob = result.pop("compiled", None)
-            if isinstance(blob, str) and len(blob) < self.limits.max_reply_bytes:
-                self.runtime.remember_compiled(source, blob)
 
     def _decode(self, raw: Any, op: str) -> dict[str, Any]:
         if not isinstance(raw, str) or len(raw) > self.limits.max_reply_bytes + 4096:
@@ -262,6 +317,8 @@ class WasmTransport:
             raise EnvCrashError(f"the sandbox sent an oversized or non-text reply to {op}()")
         try:
             reply = json.loads(raw)
+            if "\\ud" in raw:  # escaped surrogates: lone ones must not reach host code as text
+                reply = _clean_strings(reply)
         except (ValueError, RecursionError):
             self.close()
             raise EnvCrashError(f"the sandbox sent a reply to {op}() that is not valid JSON") from None

@@ -1,0 +1,69 @@
+"""Validate many environments at once, in parallel worker processes.
+
+A designer batch is 24 environments; validating them one after another leaves cores idle. Each worker
+process builds its backend once (from the cached sandbox image) and validates the environments it is
+given. Reports come back in input order.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from spade_envs.checks.validate import ValidatorConfig, validate_source
+from spade_envs.runtime.backend import ExecutionBackend, create_backend
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.spec.models import ValidationReport
+
+
+@dataclass(frozen=True)
+class ValidationJob:
+    label: str
+    source: str
+    class_name: str | None = None
+
+
+class _WorkerState:
+    """The backend of one worker process, created by the pool initializer."""
+
+    backend: ExecutionBackend | None = None
+    config: ValidatorConfig | None = None
+
+
+def _init_worker(backend_name: str, limits: ExecutionLimits, config: ValidatorConfig) -> None:
+    _WorkerState.backend = create_backend(backend_name, limits)
+    _WorkerState.config = config
+
+
+def _run_job(job: ValidationJob) -> ValidationReport:
+    assert _WorkerState.backend is not None
+    return validate_source(job.source, _WorkerState.backend, path=job.label, class_name=job.class_name,
+                           config=_WorkerState.config)
+
+
+def default_jobs(count: int) -> int:
+    return max(1, min(os.cpu_count() or 1, count))
+
+
+def validate_many(
+    jobs: Sequence[ValidationJob],
+    backend_name: str,
+    limits: ExecutionLimits,
+    config: ValidatorConfig,
+    *,
+    workers: int = 1,
+) -> Iterator[ValidationReport]:
+    """Yield one report per job, in order, using ``workers`` processes (1: in this process)."""
+    if workers <= 1 or len(jobs) <= 1:
+        backend = create_backend(backend_name, limits)
+        for job in jobs:
+            yield validate_source(job.source, backend, path=job.label, class_name=job.class_name, config=config)
+        return
+    # spawn, not fork: the parent may hold a wasmtime engine and its ticker thread.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
+                             initargs=(backend_name, limits, config)) as pool:
+        yield from pool.map(_run_job, jobs)
