@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from spade_envs.checks import ValidatorConfig, validate_source
-from spade_envs.checks.probes import GARBAGE_ACTIONS
+from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.registry import EnvEntry, bundled_registry
 from spade_envs.runtime import ExecutionLimits, create_backend

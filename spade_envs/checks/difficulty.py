@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from spade_envs.contract.episode import is_win
-from spade_envs.fuzz.strategies import observation_tokens
+from spade_envs.contract.actions import observation_tokens
 from spade_envs.runtime.session import EnvSession
 
 Policy = Callable[[str, random.Random], str]
@@ -29,7 +29,7 @@ class _Constant:
 
 def trivial_policies(solution_moves: list[str], tool_use: bool) -> dict[str, Policy]:
     """Named policies: constants (including the most common solution move) and random observation tokens."""
-    constants = ["", "\\boxed{0}", "\\boxed{1}"]
+    constants = ["", "\\boxed{0}"]
     if tool_use:
         constants += ["<answer>0</answer>", "<answer>done</answer>"]
     if solution_moves:

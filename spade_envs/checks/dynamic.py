@@ -21,7 +21,7 @@ from typing import Any
 from spade_envs.checks.difficulty import trivial_win_rates
 from spade_envs.checks.hints import find_hint_leak
 from spade_envs.contract.actions import solution_to_actions
-from spade_envs.checks.probes import GARBAGE_ACTIONS
+from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.contract.episode import DEFAULT_MAX_TURNS, DEFAULT_REWARD_RANGE, is_win
 from spade_envs.fuzz.counterexample import FUZZ_PROPERTIES
 from spade_envs.fuzz.runner import Fuzzer, FuzzConfig
@@ -53,7 +53,7 @@ class CheckConfig:
     """Overrides the environment's declared ``reward_range``."""
     hint: str | None = None
     """A hint to check for leaks (besides any the environment writes itself with ``hint()``)."""
-    trivial_seeds: int = 30
+    trivial_seeds: int = 25
     """Seeds on which the trivial policies play."""
     trivial_threshold: float = 0.05
     """A trivial policy winning this share of seeds or more makes the environment trivially solvable."""

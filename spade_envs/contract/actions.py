@@ -13,6 +13,21 @@ from typing import Any
 BOXED_PREFIX = "\\boxed{"
 TOOL_CALL_PATTERN = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
 ANSWER_PATTERN = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+MAX_OBSERVATION_TOKENS = 200
+_TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[A-Za-z_]+|[^\sA-Za-z0-9]")
+
+
+
+def observation_tokens(observation: str) -> list[str]:
+    """Distinct words, numbers and symbols from an observation, in order of appearance."""
+    seen: dict[str, None] = {}
+    for token in _TOKEN.findall(observation):
+        seen.setdefault(token, None)
+        if len(seen) >= MAX_OBSERVATION_TOKENS:
+            break
+    return list(seen)
+
+
 
 
 def extract_boxed(text: str) -> str | None:

@@ -250,6 +250,8 @@ class Fuzzer:
                        f"{sibling[index][:160]} (instances share state: class attributes or module globals)")
 
     def _check_feasible(self, env_seed: int, moves: list[str]) -> None:
+        if not moves:
+            return  # no solution to replay (third-party environments often have none)
         if env_seed in self._feasibility_checked or len(self._feasibility_checked) >= self.config.feasibility_seeds:
             return
         self._feasibility_checked.add(env_seed)

@@ -18,22 +18,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from spade_envs.checks.probes import GARBAGE_ACTIONS
-from spade_envs.contract.actions import boxed, format_answer, format_tool_call
-
-MAX_OBSERVATION_TOKENS = 200
-_TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[A-Za-z_]+|[^\sA-Za-z0-9]")
-
-
-def observation_tokens(observation: str) -> list[str]:
-    """Distinct words, numbers and symbols from an observation, in order of appearance."""
-    seen: dict[str, None] = {}
-    for token in _TOKEN.findall(observation):
-        seen.setdefault(token, None)
-        if len(seen) >= MAX_OBSERVATION_TOKENS:
-            break
-    return list(seen)
-
+from spade_envs.contract.probes import GARBAGE_ACTIONS
+from spade_envs.contract.actions import boxed, format_answer, format_tool_call, observation_tokens
 
 def _mutations(move: str) -> st.SearchStrategy[str]:
     """Small edits of a good move: the mistakes a model actually makes."""
@@ -160,15 +146,26 @@ class ActionMix:
         return self._mutations[key]
 
     def draw(self, data: Any, observation: str, moves: list[str], label: str) -> str:
-        """One action. Observation-dependent choices are drawn as indices, so no strategy is built per turn."""
+        """One action, with as few Hypothesis draws as possible (each costs tens of microseconds).
+
+        A single integer picks either a solution move, an observation token, or one of the other kinds;
+        only those kinds draw again. Small integers are solution moves, so shrinking moves toward them.
+        """
         tokens = observation_tokens(observation)
-        kinds = ["move"] * bool(moves) + ["token"] * bool(tokens) + ["number"] + ["mutation"] * bool(moves)
-        kinds += ["tool"] * (self._tools is not None) + ["phrase"] * (len(tokens) > 1) + ["adversarial"]
-        kind = kinds[data.draw(st.integers(0, len(kinds) - 1), label=f"{label} kind")]
-        if kind == "move":
-            return moves[data.draw(st.integers(0, len(moves) - 1), label=label)]
-        if kind == "token":
+        others = ["number", "mutation" if moves else "number", "adversarial"]
+        if self._tools is not None:
+            others.append("tool")
+        if len(tokens) > 1:
+            others.append("phrase")
+        # moves and tokens get a weight of several slots each so they dominate the mix
+        move_slots = 4 if moves else 0
+        token_slots = 3 if tokens else 0
+        pick = data.draw(st.integers(0, move_slots + token_slots + len(others) - 1), label=f"{label} kind")
+        if pick < move_slots:
+            return moves[data.draw(st.integers(0, len(moves) - 1), label=label)] if len(moves) > 1 else moves[0]
+        if pick < move_slots + token_slots:
             return boxed(tokens[data.draw(st.integers(0, len(tokens) - 1), label=label)])
+        kind = others[pick - move_slots - token_slots]
         if kind == "phrase":
             picks = data.draw(st.lists(st.integers(0, len(tokens) - 1), min_size=2, max_size=4), label=label)
             return boxed(" ".join(tokens[i] for i in picks))

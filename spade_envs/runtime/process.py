@@ -1,9 +1,11 @@
 """The ``process`` backend: each environment in a persistent child Python process.
 
 For environments that need modules the WebAssembly guest lacks (numpy, ...). Isolation is a process
-boundary plus kernel resource limits (address space, no file writes) and a wall-clock deadline per
-call enforced by killing the child. It does not block the network or reads of the host filesystem:
-use it for code you trust, and the ``wasm`` backend for code a model wrote.
+boundary, no inherited environment variables, kernel resource limits (address space; RLIMIT_FSIZE=0,
+so no file *contents* can be written, although files can still be created, listed, read or deleted)
+and a wall-clock deadline per call enforced by killing the child. It does not block the network or
+the host filesystem: use it for code you trust, and the ``wasm`` backend for code a model wrote.
+tests/test_sandbox_hostile.py pins down exactly what it does and does not contain.
 
 Thread safety: the backend may be shared; each session (one child) must be used by one thread at a time.
 """

@@ -20,8 +20,8 @@ from spade_envs.runtime.guest import EnvHost
 def _apply_limits(memory_mb: int) -> None:
     """Resource limits the kernel enforces on this process.
 
-    Address space is capped at what the interpreter already uses plus ``memory_mb``; file writes and
-    core dumps are disabled. (As root, RLIMIT_NPROC does not stop fork; the process backend is for
+    Address space is capped at what the interpreter already uses plus ``memory_mb``; writing file
+    contents and core dumps are disabled (creating or deleting files is not). (As root, RLIMIT_NPROC does not stop fork; the process backend is for
     trusted code that needs extra modules, the wasm backend is the isolation boundary.)
     """
     with open("/proc/self/statm") as statm:

@@ -78,6 +78,14 @@ class _EpochTicker:
         self._stop.set()
 
 
+def _release(ticker: _EpochTicker, *objects: Any) -> None:
+    ticker.stop()
+    for item in objects:
+        close = getattr(item, "close", None)
+        if callable(close):
+            close()
+
+
 def _trap_blocking_wait(store: Any, *args: Any) -> None:
     raise RuntimeError("the sandbox does not allow waiting on the clock (sleep, select, timeouts)")
 
@@ -103,7 +111,9 @@ class WasmRuntime:
             clock.add_func("subscribe-instant", _trap_blocking_wait)
             clock.add_func("subscribe-duration", _trap_blocking_wait)
         self._ticker = _EpochTicker(self.engine, self.config.epoch_tick_s)
-        weakref.finalize(self, self._ticker.stop)
+        # Release wasmtime objects while the interpreter is still whole: left to garbage collection at
+        # shutdown, their destructors run after wasmtime's own module is torn down and print errors.
+        weakref.finalize(self, _release, self._ticker, self.linker, self.component, self.engine)
         self._compiled: OrderedDict[str, str] = OrderedDict()
         self._compiled_lock = threading.Lock()
 
