@@ -25,6 +25,7 @@ from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
 from spade_envs.episodes import compare_episodes, play_scripted
+from spade_envs.pool import PoolError, is_pool_dir, read_pool, write_pool
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
@@ -66,7 +67,13 @@ def resolve_targets(targets: Sequence[str]) -> list[tuple[str, str, str | None]]
     resolved: list[tuple[str, str, str | None]] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir():
+        if path.is_dir() and is_pool_dir(path):
+            try:
+                entries = read_pool(path)
+            except PoolError as error:
+                raise UsageError(str(error)) from None
+            resolved += [(f"{path}#{entry.spec.id}", source, entry.spec.class_name) for entry, source in entries]
+        elif path.is_dir():
             files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
             if not files:
                 raise UsageError(f"{path} contains no .py environment files")
@@ -292,6 +299,17 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    entries = list(bundled_registry())
+    try:
+        manifest = write_pool(Path(args.out), "spade-bundled", [(e.spec(), e.source()) for e in entries],
+                              validated=True)
+    except OSError as error:
+        raise UsageError(f"cannot write the pool to {args.out}: {error.strerror or error}") from None
+    out.write(f"wrote {len(manifest.entries)} environments to {args.out}\n")
+    return EXIT_OK
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     entries = list(bundled_registry())
     if args.json:
@@ -317,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--max-turns", type=int, default=None, help="construct with this max_turns")
 
     def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
-        sub.add_argument("paths", nargs="*", metavar="PATH", help=".py files, directories, or bundled names")
+        sub.add_argument("paths", nargs="*", metavar="PATH",
+                         help=".py files, directories, exported pool directories, or bundled names")
         sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
         sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
         sub.add_argument("--seeds", type=int, default=3, help="how many seeds the contract checks use (default 3)")
@@ -359,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("list", help="list the bundled environments")
     listing.add_argument("--json", action="store_true")
+
+    export = commands.add_parser("export", help="export the bundled library as an environment pool")
+    export.add_argument("out", metavar="DIR", help="directory to write manifest.json and environments.jsonl to")
     return parser
 
 
@@ -374,6 +396,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
             return cmd_play(args, out, stdin or sys.stdin)
         if args.command == "schema":
             return cmd_schema(args, out)
+        if args.command == "export":
+            return cmd_export(args, out)
         return cmd_list(args, out)
     except UsageError as error:
         sys.stderr.write(f"spade-envs: error: {error}\n")

@@ -1,15 +1,17 @@
-"""Export and import environment pools: a ``manifest.json`` plus one ``.py`` file per environment.
+"""Export and import environment pools: ``environments.jsonl`` (the code) plus ``manifest.json``.
 
 Pools move between the self-play loop, evaluation and other people's machines, so reading one checks
-everything: the manifest against its schema and each code file against the hash recorded for it.
-Writing is atomic per file and the manifest goes last, so an interrupted export leaves no manifest
-pointing at missing code.
+everything: the manifest against its schema, the JSONL file against the hash in the manifest, and each
+environment's code against its own hash and its content id. Both files are written under temporary
+names and renamed, the manifest last, so an interrupted export never leaves a manifest that describes
+code that is not there.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,43 +20,58 @@ from pydantic import ValidationError
 from spade_envs.spec.models import EnvSpec, PoolEntry, PoolManifest, env_id_for
 
 MANIFEST_NAME = "manifest.json"
+JSONL_NAME = "environments.jsonl"
 
 
 class PoolError(Exception):
     """A pool directory that cannot be read: the message says which file and what is wrong."""
 
 
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
     tmp.replace(path)
 
 
+def is_pool_dir(path: Path) -> bool:
+    return (path / MANIFEST_NAME).is_file() and (path / JSONL_NAME).is_file()
+
+
 def write_pool(
-    directory: Path, name: str, environments: list[tuple[EnvSpec, str]], *, validated: bool = False
+    directory: Path,
+    name: str,
+    environments: list[tuple[EnvSpec, str]],
+    *,
+    validated: bool = False,
+    stats: dict[str, dict[str, float]] | None = None,
 ) -> PoolManifest:
-    """Write environments (spec, source) to ``directory``; returns the manifest written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    entries = []
+    """Write environments (spec, source) to ``directory``; returns the manifest written.
+
+    ``stats`` maps an environment id to numbers to record with it (win rates, regret).
+    """
+    lines, entries = [], []
     for spec, source in environments:
         if spec.id != env_id_for(source):
-            raise PoolError(f"spec {spec.id} does not match its code (hash {env_id_for(source)})")
-        code_path = f"envs/{spec.id}.py"
-        (directory / "envs").mkdir(exist_ok=True)
-        _write_atomically(directory / code_path, source)
-        entries.append(PoolEntry(spec=spec, code_path=code_path, code_sha256=_sha256(source), validated=validated))
-    manifest = PoolManifest(name=name, created_at=datetime.now(timezone.utc), entries=entries)
-    _write_atomically(directory / MANIFEST_NAME, manifest.model_dump_json(indent=2) + "\n")
+            raise PoolError(f"spec {spec.id} does not match its code (content id {env_id_for(source)})")
+        lines.append(json.dumps({"id": spec.id, "code": source}, ensure_ascii=False))
+        entries.append(PoolEntry(spec=spec, code_sha256=_sha256(source.encode("utf-8")), validated=validated,
+                                 stats=(stats or {}).get(spec.id, {})))
+    jsonl = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+    manifest = PoolManifest(name=name, created_at=datetime.now(timezone.utc), jsonl_sha256=_sha256(jsonl),
+                            entries=entries)
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_atomically(directory / JSONL_NAME, jsonl)
+    _write_atomically(directory / MANIFEST_NAME, (manifest.model_dump_json(indent=2) + "\n").encode("utf-8"))
     return manifest
 
 
 def read_pool(directory: Path) -> list[tuple[PoolEntry, str]]:
-    """Read a pool and verify every code file against the manifest."""
-    manifest_path = directory / MANIFEST_NAME
+    """Read a pool and verify it completely; raises ``PoolError`` with a one-line reason."""
+    manifest_path, jsonl_path = directory / MANIFEST_NAME, directory / JSONL_NAME
     try:
         manifest = PoolManifest.model_validate(json.loads(manifest_path.read_text(encoding="utf-8")))
     except FileNotFoundError:
@@ -65,16 +82,25 @@ def read_pool(directory: Path) -> list[tuple[PoolEntry, str]]:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise PoolError(f"{manifest_path}: {where}: {first['msg']}") from None
+    try:
+        data = jsonl_path.read_bytes()
+    except FileNotFoundError:
+        raise PoolError(f"{directory} has no {JSONL_NAME}; the export is incomplete") from None
+    if _sha256(data) != manifest.jsonl_sha256:
+        raise PoolError(f"{jsonl_path} does not match the hash in the manifest; it was modified or truncated")
+    lines = data.decode("utf-8").splitlines()
+    if len(lines) != len(manifest.entries):
+        raise PoolError(f"{jsonl_path} has {len(lines)} lines but the manifest lists {len(manifest.entries)}")
     loaded = []
-    for entry in manifest.entries:
-        path = (directory / entry.code_path).resolve()
-        if directory.resolve() not in path.parents:
-            raise PoolError(f"{manifest_path}: code path {entry.code_path} points outside the pool")
+    for number, (entry, line) in enumerate(zip(manifest.entries, lines), start=1):
         try:
-            source = path.read_text(encoding="utf-8")
-        except OSError:
-            raise PoolError(f"{manifest_path}: code file {entry.code_path} is missing") from None
-        if _sha256(source) != entry.code_sha256:
-            raise PoolError(f"{entry.code_path} does not match the hash in the manifest; it was modified")
+            record = json.loads(line)
+            source = record["code"]
+        except (ValueError, KeyError, TypeError):
+            raise PoolError(f"{jsonl_path} line {number} is not a {{\"id\", \"code\"}} record") from None
+        if record.get("id") != entry.spec.id or _sha256(source.encode("utf-8")) != entry.code_sha256:
+            raise PoolError(f"{jsonl_path} line {number} does not match manifest entry {entry.spec.id}")
+        if env_id_for(source) != entry.spec.id:
+            raise PoolError(f"{jsonl_path} line {number}: the code's content id is not {entry.spec.id}")
         loaded.append((entry, source))
     return loaded

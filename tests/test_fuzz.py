@@ -381,23 +381,17 @@ def test_cli_replay_of_a_play_log(tmp_path: Path) -> None:
     assert "observation differs" in out and "difference(s)" in out
 
 
-# ---------------------------------------------------------------------- known gaps (see the reasons)
-@pytest.mark.xfail(strict=True, reason="hint_leak asks hint() in whatever state the trivial-policy check left "
-                   "(the last trivial seed) but compares with the answers of seeds 0-2, so a hint() that gives "
-                   "the current episode's answer away is missed")
+# ---------------------------------------------------------------------- regressions for gaps found while building the fuzzer
 def test_hint_method_leaking_the_current_answer_is_caught(inprocess) -> None:
     source = _zoo("hint_leak_worked_example").replace("_make_task(random.Random(0))  # defect", "self._task  #")
     report = validate_source(source, inprocess, config=ValidatorConfig(tiers=("static", "contract", "feasibility")))
     assert "hint_leak" in {f.check for f in report.failures}
 
 
-@pytest.mark.xfail(strict=True, reason="find_hint_leak takes no final answer from a list solution of a text "
-                   "game, and move sequences need 4 moves, so a one-move solution ['\\\\boxed{N}'] is never checked")
 def test_hint_leak_checks_one_move_solutions() -> None:
     assert find_hint_leak("The number is 865123.", [["\\boxed{865123}"]]) is not None
 
 
-@pytest.mark.xfail(strict=True, reason="answer_forms adds '1,000' but the hint is normalised without commas first")
 def test_hint_leak_finds_thousands_separators() -> None:
     assert find_hint_leak("The answer is 1,000.", [1000]) is not None
 
@@ -418,8 +412,6 @@ SEEN_SET_LEAK = _zoo("valid_plain_game").replace(
 )
 
 
-@pytest.mark.xfail(strict=True, reason="a state leak that survives reset() makes Hypothesis' re-run of the "
-                   "failing example pass, and the FlakyFailure escapes Fuzzer.run() instead of a report")
 def test_a_moves_seen_set_surviving_reset_is_reported(inprocess) -> None:
     assert "self._said.add" in SEEN_SET_LEAK
     report = validate_source(SEEN_SET_LEAK, inprocess)

@@ -49,12 +49,14 @@ def test_episode_log_alignment():
 
 def test_pool_round_trip_and_tamper_detection(tmp_path):
     envs = [(entry.spec(), entry.source()) for entry in list(bundled_registry())[:3]]
-    manifest = write_pool(tmp_path, "demo", envs, validated=True)
+    manifest = write_pool(tmp_path, "demo", envs, validated=True, stats={envs[0][0].id: {"regret": 0.25}})
     loaded = read_pool(tmp_path)
     assert [e.spec.id for e, _ in loaded] == [spec.id for spec, _ in envs]
+    assert [source for _, source in loaded] == [source for _, source in envs]
+    assert loaded[0][0].stats == {"regret": 0.25}
     assert PoolManifest.model_validate_json((tmp_path / "manifest.json").read_text()) == manifest
-    code = tmp_path / manifest.entries[0].code_path
-    code.write_text(code.read_text() + "\n# edited\n")
+    jsonl = tmp_path / "environments.jsonl"
+    jsonl.write_text(jsonl.read_text().replace("def ", "def  ", 1))
     with pytest.raises(PoolError, match="modified"):
         read_pool(tmp_path)
 

@@ -198,16 +198,10 @@ class DynamicChecker:
                 self._feasible(env, seed, solution)
         with self._check("trivially_solvable"):
             self._trivially_solvable(env)
-        hints = [h for h in (self.config.hint,) if h]
         with self._check("hint_leak"):
-            own = env.hint()
-            hints += [own] if own else []
-            if hints:
-                self._hint_leak(hints)
-            else:
-                self._result.ran.pop("hint_leak", None)
-        if not hints:
-            self._result.ran.pop("hint_leak", None)  # nothing to check: reported as skipped
+            checked = self._hint_leak(env)
+        if not checked:
+            self._result.ran.pop("hint_leak", None)  # no hint to check: reported as skipped
 
     def _trivially_solvable(self, env: EnvSession) -> None:
         seeds = list(range(1000, 1000 + self.config.trivial_seeds))
@@ -224,18 +218,28 @@ class DynamicChecker:
                 "reasoning, and do not reward repeated or random guesses.",
             )
 
-    def _hint_leak(self, hints: list[str]) -> None:
-        answers = [sol for _, sol in self._solution_by_seed.values()]
-        for hint in hints:
-            leak = find_hint_leak(hint, answers, tool_use=bool(self._result.tool_use))
-            if leak:
-                self._result.fail("hint_leak", f"The hint {_preview(hint, 80)!r} {leak}; give the key insight, "
-                                  "never the answer.")
-                return
+    def _hint_leak(self, env: EnvSession) -> bool:
+        """Check the configured hint against every seed's answer, and the environment's own ``hint()``
+        (asked right after ``reset(seed)``, as a rollout would) against that seed's answer."""
+        tool_use = bool(self._result.tool_use)
+        checked = False
+        for seed, (_, solution) in self._solution_by_seed.items():
+            env.reset(seed)
+            for hint, source in ((self.config.hint, "given"), (env.hint(), "hint()")):
+                if not hint:
+                    continue
+                checked = True
+                leak = find_hint_leak(hint, [solution], tool_use=tool_use)
+                if leak:
+                    self._result.fail("hint_leak", f"The {source} hint {_preview(hint, 80)!r} {leak} for seed {seed}; "
+                                      "give the key insight, never the answer.")
+                    return True
+        return checked
 
     def _fuzz(self, env: EnvSession, twin: EnvSession, config: FuzzConfig) -> None:
         started = time.perf_counter()
-        report = Fuzzer(env, twin, turn_limit=self._turn_limit, reward_range=self._reward_range, config=config).run()
+        report = Fuzzer(env, self._open, turn_limit=self._turn_limit, reward_range=self._reward_range,
+                        config=config).run()
         for example in report.counterexamples:
             self._result.fail(example.property, example.summary(), detail=example.feedback(), seed=example.seed,
                               actions=example.actions, step=example.step)

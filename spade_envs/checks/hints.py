@@ -34,7 +34,9 @@ def number_words(value: int) -> str | None:
 
 
 def _normalise(text: str) -> str:
-    return " ".join(re.sub(r"[^\w.\-/]+", " ", text.lower()).split())
+    """Lower case, thousands separators dropped (1,000 -> 1000), punctuation turned into spaces."""
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.lower())
+    return " ".join(re.sub(r"[^\w.\-/]+", " ", text).split())
 
 
 def answer_forms(answer: str) -> set[str]:
@@ -50,7 +52,7 @@ def answer_forms(answer: str) -> set[str]:
     forms.add(f"{decimal:g}")
     if number.denominator == 1:
         value = number.numerator
-        forms |= {f"{value}.0", f"{value:,}"}
+        forms.add(f"{value}.0")
         words = number_words(abs(value))
         if words:
             forms.add(("minus " if value < 0 else "") + words)
@@ -63,9 +65,12 @@ def _contains(hint: str, form: str) -> bool:
 
 
 def _final_answer(solution: Any, tool_use: bool) -> str | None:
+    """The answer a solution states: a bare value, a one-move list, or a tool-use list's final answer."""
     if isinstance(solution, (list, tuple)):
         if tool_use and solution and not isinstance(solution[-1], dict):
             return str(solution[-1])
+        if len(solution) == 1 and isinstance(solution[0], (str, int, float)):
+            return _final_answer(solution[0], tool_use)
         return None
     if solution is None:
         return None

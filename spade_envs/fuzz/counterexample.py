@@ -47,11 +47,13 @@ class Counterexample:
             "Minimal reproduction:",
             f"    env = YourEnv(); obs, info = env.reset(seed={self.seed})",
         ]
+        if self.detail and self.detail.startswith("Scenario:"):
+            lines[1] = f"Minimal reproduction ({self.detail[len('Scenario: '):].rstrip('.')}):"
         for index, action in enumerate(self.actions, start=1):
             marker = "   <-- fails here" if self.step == index else ""
             lines.append(f"    env.step({action!r}){marker}")
         lines += [f"Expected: {self.expected}", f"Got: {self.got}"]
-        if self.detail:
+        if self.detail and not self.detail.startswith("Scenario:"):
             lines += ["Details:", self.detail]
         return "\n".join(lines)
 

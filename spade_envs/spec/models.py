@@ -150,17 +150,23 @@ class EpisodeLog(_Model):
 
 class PoolEntry(_Model):
     spec: EnvSpec
-    code_path: str = Field(description="Path of the code file, relative to the manifest.")
-    code_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    code_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the code line in the JSONL file.")
     validated: bool = False
+    stats: dict[str, float] = Field(default_factory=dict,
+                                    description="Numbers the exporter knew: win rates, regret, times played.")
 
 
 class PoolManifest(_Model):
-    """An exported set of environments: the manifest plus one code file per entry."""
+    """An exported set of environments: ``manifest.json`` next to ``environments.jsonl``.
+
+    Each JSONL line is ``{"id": ..., "code": ...}`` in the order of ``entries``; the manifest records the
+    hash of every code string and of the whole JSONL file.
+    """
 
     format_version: Literal[1] = 1
     name: str
     created_at: datetime | None = None
+    jsonl_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     entries: list[PoolEntry] = Field(default_factory=list)
 
     @model_validator(mode="after")
