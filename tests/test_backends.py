@@ -186,3 +186,17 @@ def test_default_backend_is_the_sandbox():
 
     assert DEFAULT_BACKEND == "wasm" and create_backend(DEFAULT_BACKEND).isolated
     assert os.environ.get("SPADE_TEST_SECRET") is None
+
+
+@pytest.mark.parametrize("backend_name", ["inprocess", "wasm"])
+def test_an_exception_retires_the_instance_until_reset(backend_name, wasm):
+    """After environment code raised, its state is unknown: no further step runs on it until reset()."""
+    backend = wasm if backend_name == "wasm" else create_backend("inprocess", LIMITS)
+    with backend.open_session(_env("        if action == 'boom':\n            raise ValueError('boom')\n")) as env:
+        env.reset(0)
+        with pytest.raises(EnvCodeError, match="boom"):
+            env.step("boom")
+        with pytest.raises(EnvCrashError, match="reset"):
+            env.step("x")
+        env.reset(0)
+        assert env.step("x").observation == "wrong"

@@ -1,5 +1,5 @@
-# expect: EnvMemoryError at step
-# weakness: str += str at the memory limit corrupts the guest heap (CPython use-after-free): the call ends in EnvCodeError(TypeError "unsupported operand type(s) for +=: '' and ''"), not EnvMemoryError, so the session keeps serving from a corrupted interpreter
+# expect: EnvMemoryError|EnvCodeError at step
+# note: str += str at the memory limit hits CPython 3.14.0's use-after-free (gh-146092, not yet in componentize-py 0.25.1): the guest may report a TypeError instead of a MemoryError. Either way the session retires the instance after the call, so nothing runs on the damaged heap again.
 # attack: step() grows a str by concatenation (s += s), the path of CPython's use-after-free at the memory limit.
 """Hostile environment: string concatenation until memory runs out."""
 
