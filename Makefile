@@ -10,10 +10,15 @@ STAMP  := $(VENV)/.installed
 
 setup: $(STAMP)
 
+# torch is pinned first: on CPU-only machines the 2.13.0 CPU wheel is found locally, while an open
+# requirement would pull a multi-GB CUDA build. The train extra's range is then already satisfied.
+TORCH ?= torch==2.13.0
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet "$(TORCH)"
+	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	touch $(STAMP)
 
 demo: setup

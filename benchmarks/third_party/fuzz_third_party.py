@@ -19,13 +19,15 @@ Crosswords, an undeclared dependency of gem-llm).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -34,12 +36,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from adapters import LIBRARIES, SHIMS, GameSpec, offline_reason, probe_game, render_adapter  # noqa: E402
+from adapters import LIBRARIES, SHIMS, GameSpec, file_name_for, offline_reason, probe_game, render_adapter  # noqa: E402
 
-from spade_envs.checks.static import StaticConfig  # noqa: E402
-from spade_envs.checks.validate import ValidatorConfig, validate_source  # noqa: E402
-from spade_envs.fuzz.runner import FuzzConfig  # noqa: E402
+from spade_envs.checks.static import StaticConfig, run_static_checks  # noqa: E402
+from spade_envs.fuzz.runner import FuzzConfig, fuzz_environment  # noqa: E402
 from spade_envs.runtime.backend import create_backend  # noqa: E402
+from spade_envs.runtime.errors import EnvRuntimeError  # noqa: E402
 from spade_envs.runtime.limits import ExecutionLimits  # noqa: E402
 
 SHIM_FOR_PROPERTY = {
@@ -50,6 +52,14 @@ SHIM_FOR_PROPERTY = {
 """Contract differences a shim can step over; every other property ends a game's rounds."""
 
 
+def fuzzer_fingerprint() -> str:
+    """sha256 of spade_envs/fuzz/*.py: the fuzzer changes, and results say which one produced them."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE.parents[1] / "spade_envs" / "fuzz").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _version(package: str) -> str | None:
     try:
         return metadata.version(package)
@@ -57,34 +67,49 @@ def _version(package: str) -> str | None:
         return None
 
 
-def fuzz_once(spec: GameSpec, shims: tuple[str, ...], backend: Any, config: ValidatorConfig) -> dict[str, Any]:
-    """One validator run (static + fuzz) of the adapter with these shims."""
+def fuzz_once(spec: GameSpec, shims: tuple[str, ...], backend: Any, fuzz: FuzzConfig) -> dict[str, Any]:
+    """One run of the static tier and the fuzz tier on the adapter with these shims.
+
+    This is what ``validate_source(..., tiers=("static", "fuzz"))`` does, called one level down so that the
+    fuzzer's example and step counts are kept (they tell how deep the fuzzed episodes went) and so that
+    an exception escaping the fuzzer itself is recorded as ``fuzzer_error`` instead of ending the run.
+    """
     source = render_adapter(spec, shims)
     started = time.perf_counter()
-    report = validate_source(source, backend, path=f"<{spec.library}:{spec.game_id}>", config=config)
-    seconds = time.perf_counter() - started
-    failure = report.failures[0] if report.failures else None
-    result: dict[str, Any] = {
-        "shims": list(shims),
-        "verdict": "pass" if report.ok else "fail",
-        "property": failure.check if failure else None,
-        "message": failure.message if failure else None,
-        "seed": failure.seed if failure else None,
-        "actions": failure.actions if failure else None,
-        "step": failure.step if failure else None,
-        "detail": failure.detail if failure else None,
-        "warnings": [w.message for w in report.warnings],
-        "seconds": round(seconds, 2),
-    }
-    if failure and failure.check == "loads":
-        reason = offline_reason(failure.message) or (offline_reason(spec.probe_error) if spec.probe_error else None)
-        if reason:
-            result["verdict"] = "skipped"
-            result["skip_reason"] = reason
+    result: dict[str, Any] = {"shims": list(shims), "verdict": "pass", "property": None, "message": None,
+                              "seed": None, "actions": None, "step": None, "detail": None,
+                              "examples": 0, "steps": 0, "warnings": []}
+    static = run_static_checks(source, StaticConfig(extra_modules=frozenset({spec.library})))
+    result["warnings"] = [w.message for w in static.warnings]
+    if static.failures:
+        failure = static.failures[0]
+        result.update(verdict="fail", property=f"static:{failure.check}", message=failure.message)
+    else:
+        try:
+            report = fuzz_environment(backend, source, class_name=spec.class_name, config=fuzz)
+        except ValueError as error:  # the environment does not load
+            message = str(error)
+            result.update(verdict="fail", property="loads", message=message)
+            reason = offline_reason(message) or (offline_reason(spec.probe_error) if spec.probe_error else None)
+            if reason:
+                result.update(verdict="skipped", skip_reason=reason)
+        except EnvRuntimeError as error:  # a timeout, crash or memory error while loading
+            result.update(verdict="fail", property="loads", message=f"{type(error).__name__}: {error}")
+        except Exception as error:  # noqa: BLE001 -- a crash of the fuzzer itself, reported as such
+            result.update(verdict="error", property="fuzzer_error", message=f"{type(error).__name__}: {error}",
+                          detail=traceback.format_exc()[-4000:])
+        else:
+            result.update(examples=report.examples, steps=report.steps)
+            if report.counterexamples:
+                example = report.counterexamples[0]
+                result.update(verdict="fail", property=example.property, message=example.summary(),
+                              seed=example.seed, actions=example.actions, step=example.step,
+                              detail=example.feedback())
+    result["seconds"] = round(time.perf_counter() - started, 2)
     return result
 
 
-def fuzz_game(spec: GameSpec, backend: Any, config: ValidatorConfig, max_rounds: int) -> dict[str, Any]:
+def fuzz_game(spec: GameSpec, backend: Any, config: FuzzConfig, max_rounds: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     shims: tuple[str, ...] = ()
     while True:
@@ -134,8 +159,10 @@ def counterexample_summary(outcome: dict[str, Any]) -> str:
 def _progress(spec: GameSpec, round_number: int, outcome: dict[str, Any]) -> None:
     shims = "+".join(outcome["shims"]) or "raw"
     what = outcome["property"] or ""
+    depth = f"{outcome['steps'] / outcome['examples']:.1f} steps/ex" if outcome["examples"] else "-"
     print(f"  [{spec.library}] {spec.game_id:<32} round {round_number} ({shims}): {outcome['verdict']:<7} {what:<22} "
-          f"{counterexample_summary(outcome)[:90]}  {outcome['seconds']:.1f}s", flush=True)
+          f"{counterexample_summary(outcome)[:90]}  [{outcome['examples']} ex, {depth}, {outcome['seconds']:.1f}s]",
+          flush=True)
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
@@ -154,6 +181,14 @@ def print_table(results: list[dict[str, Any]]) -> None:
             print("  ".join("-" * width for width in widths))
 
 
+def _run_game(job: tuple[str, str, argparse.Namespace, str]) -> dict[str, Any]:
+    library, game, args, adapter_dir = job
+    spec = probe_game(library, game)
+    (Path(adapter_dir) / file_name_for(library, game)).write_text(render_adapter(spec), encoding="utf-8")
+    backend = create_backend("process", ExecutionLimits(call_timeout_s=args.timeout, memory_mb=args.memory_mb))
+    return fuzz_game(spec, backend, FuzzConfig(examples=args.examples, seed=args.seed), args.max_rounds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--library", choices=sorted(LIBRARIES), action="append", help="default: both")
@@ -164,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-mb", type=int, default=1024,
                         help="address-space allowance of each environment process (gem imports numpy, sympy...)")
     parser.add_argument("--max-rounds", type=int, default=4)
+    parser.add_argument("--jobs", type=int, default=1, help="games fuzzed in parallel (one worker process each)")
     parser.add_argument("--out", default=str(HERE / "results.json"))
     parser.add_argument("--write-adapters", metavar="DIR",
                         help="also write the raw adapter files here (default: a temporary directory)")
@@ -176,37 +212,45 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     games = [(lib, game) for lib in (args.library or sorted(LIBRARIES)) for game in LIBRARIES[lib]
              if not args.only or any(part.lower() in game.lower() for part in args.only)]
-    backend = create_backend("process", ExecutionLimits(call_timeout_s=args.timeout, memory_mb=args.memory_mb))
     started = time.perf_counter()
+    fingerprint = fuzzer_fingerprint()
     results = []
     adapter_dir = Path(args.write_adapters) if args.write_adapters else Path(tempfile.mkdtemp(prefix="spade-third-party-"))
     adapter_dir.mkdir(parents=True, exist_ok=True)
     print(f"fuzzing {len(games)} games, {args.examples} examples each, fuzz seed {args.seed}, "
-          f"{args.timeout:g} s per call; adapters in {adapter_dir}", flush=True)
-    for index, (library, game) in enumerate(games, start=1):
-        print(f"[{index}/{len(games)}] {library} {game} (elapsed {time.perf_counter() - started:.0f} s)", flush=True)
-        spec = probe_game(library, game)
-        (adapter_dir / f"{spec.class_name}.py").write_text(render_adapter(spec), encoding="utf-8")
-        config = ValidatorConfig(
-            tiers=("static", "fuzz"),
-            static=StaticConfig(extra_modules=frozenset({library})),
-            fuzz=FuzzConfig(examples=args.examples, seed=args.seed),
-        )
-        results.append(fuzz_game(spec, backend, config, args.max_rounds))
+          f"{args.timeout:g} s per call, {args.jobs} job(s); adapters in {adapter_dir}", flush=True)
+    jobs = [(library, game, args, str(adapter_dir)) for library, game in games]
+    if args.jobs <= 1:
+        for index, job in enumerate(jobs, start=1):
+            print(f"[{index}/{len(games)}] {job[0]} {job[1]} (elapsed {time.perf_counter() - started:.0f} s)", flush=True)
+            results.append(_run_game(job))
+    else:  # one game per worker process; each game is sequential inside (its timings stay comparable)
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(_run_game, job): job for job in jobs}
+            for index, future in enumerate(as_completed(futures), start=1):
+                results.append(future.result())
+                print(f"[{index}/{len(games)} done] {futures[future][0]} {futures[future][1]} "
+                      f"(elapsed {time.perf_counter() - started:.0f} s)", flush=True)
+        order = {game: index for index, (_, game) in enumerate(games)}
+        results.sort(key=lambda r: order[r["game"]])
     total = time.perf_counter() - started
+    if fuzzer_fingerprint() != fingerprint:
+        print("warning: spade_envs/fuzz changed while this ran; results mix two fuzzer versions", file=sys.stderr)
     print()
     print_table(results)
-    counts = {v: sum(r["verdict"] == v for r in results) for v in ("pass", "fail", "skipped")}
-    print(f"\n{len(results)} games: {counts['pass']} pass, {counts['fail']} fail, {counts['skipped']} skipped "
+    counts = {v: sum(r["verdict"] == v for r in results) for v in ("pass", "fail", "skipped", "error")}
+    print(f"\n{len(results)} games: {counts['pass']} pass, {counts['fail']} fail, {counts['skipped']} skipped, "
+          f"{counts['error']} fuzzer errors "
           f"(raw adapters); {total:.0f} s in all")
     document = {
-        "config": {"examples": args.examples, "fuzz_seed": args.seed, "call_timeout_s": args.timeout,
+        "config": {"jobs": args.jobs, "examples": args.examples, "fuzz_seed": args.seed, "call_timeout_s": args.timeout,
                    "memory_mb": args.memory_mb, "max_rounds": args.max_rounds, "backend": "process",
                    "env_seeds": FuzzConfig().env_seeds},
         "versions": {"python": platform.python_version(), "gem-llm": _version("gem-llm"),
                      "textarena": _version("textarena"), "hypothesis": _version("hypothesis"),
                      "pandas": _version("pandas")},
         "machine": {"cpus": os.cpu_count()},
+        "fuzzer_sha256_16": fingerprint,
         "summary": {**counts, "games": len(results), "seconds": round(total, 1)},
         "results": results,
     }

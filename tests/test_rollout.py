@@ -1,0 +1,83 @@
+"""Agent rollouts through real sessions: chat history, hints, returns, failures recorded not raised."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from spade_envs.runtime import ExecutionLimits, create_backend
+from spade_envs.runtime.pool import SessionPool
+from spade_train.policies.base import Generation, GenerationRequest
+from spade_train.hints import inject_hint
+from spade_train.rollout import RolloutConfig, evaluate_environment
+from tests.conftest import COUNTER_ENV
+
+
+class ReadsTheNumber:
+    """Answers with the number shown in the latest observation; if told a hint, says so first."""
+
+    name = "reads-the-number"
+
+    def __init__(self, fail_every: int = 0) -> None:
+        self.requests: list[GenerationRequest] = []
+        self.fail_every = fail_every
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        self.requests.append(request)
+        if self.fail_every and len(self.requests) % self.fail_every == 0:
+            return Generation(text="", error="HTTP 503")
+        observation = request.messages[-1]["content"]
+        number = re.findall(r"It is (\d+)", observation)
+        guess = number[-1] if number and "HINT" in observation else "0"
+        return Generation(text=f"My answer: \\boxed{{{guess}}}")
+
+
+@pytest.fixture
+def backend():
+    return create_backend("inprocess", ExecutionLimits(call_timeout_s=1.0))
+
+
+def _evaluate(policy, backend, source, hint, k=4):
+    async def main():
+        with SessionPool(backend, workers=2) as pool:
+            return await evaluate_environment(policy, backend, pool, source, hint=hint,
+                                              config=RolloutConfig(episodes_per_condition=k, seed=3))
+    return asyncio.run(main())
+
+
+def test_hinted_and_unhinted_episodes_on_the_same_seeds(backend):
+    policy = ReadsTheNumber()
+    evaluation = _evaluate(policy, backend, COUNTER_ENV, hint="look at the number")
+    assert [e.seed for e in evaluation.hinted] == [e.seed for e in evaluation.unhinted]
+    assert evaluation.win_rate(hinted=True) == 1.0 and evaluation.win_rate(hinted=False) == 0.0
+    assert evaluation.returns(True) == (1.0,) * 4 and evaluation.returns(False) == (0.0,) * 4
+    hinted = evaluation.hinted[0]
+    assert hinted.messages[0]["role"] == "system" and hinted.messages[1]["content"].endswith(
+        "\n\nHINT: look at the number")
+    unhinted = evaluation.unhinted[0]
+    assert "HINT" not in unhinted.messages[1]["content"] and unhinted.truncated and len(unhinted.turns) == 5
+    assert all(r.role == "agent" for r in policy.requests)
+
+
+def test_episode_log_round_trip(backend):
+    evaluation = _evaluate(ReadsTheNumber(), backend, COUNTER_ENV, hint="h", k=1)
+    log = evaluation.hinted[0].to_log(env_id=None, hint="h")
+    assert log.episode_return == 1.0 and log.actions[0].endswith("}") and len(log.observations) == 2
+
+
+def test_policy_errors_and_environment_failures_are_recorded(backend):
+    evaluation = _evaluate(ReadsTheNumber(fail_every=2), backend, COUNTER_ENV, hint="h")
+    assert any(e.error and e.error.startswith("policy") for e in evaluation.hinted + evaluation.unhinted)
+    # The in-process backend cannot interrupt a worker thread, so the hang runs in the sandbox.
+    sandbox = create_backend("wasm", ExecutionLimits(call_timeout_s=0.5))
+    hanging = COUNTER_ENV.replace("self.turn += 1", "self.turn += 1\n        while True:\n            pass")
+    evaluation = _evaluate(ReadsTheNumber(), sandbox, hanging, hint=None, k=2)
+    assert evaluation.timed_out and evaluation.hinted == []
+    assert all(e.episode_return == 0.0 and e.error.startswith("environment") for e in evaluation.unhinted)
+
+
+def test_inject_hint_format():
+    assert inject_hint("obs", "think") == "obs\n\nHINT: think"
+    assert inject_hint("obs", None) == "obs"
