@@ -75,7 +75,10 @@ class _EpochTicker:
             engine.increment_epoch()
 
     def stop(self) -> None:
+        """Stop and wait: the engine must not be released while the thread may still touch it."""
         self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
 
 
 def _release(ticker: _EpochTicker, *objects: Any) -> None:

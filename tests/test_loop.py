@@ -1,0 +1,89 @@
+"""The self-play loop end to end with scripted policies: real checker, sandbox, hints, regret, memory."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.runtime import ExecutionLimits, create_backend
+from spade_train.corpus import Corpus
+from spade_train.loop import LoopConfig, SelfPlayLoop
+from spade_train.memory import EnvironmentMemory
+from spade_train.policies.base import GenerationRequest
+from spade_train.policies.scripted import ScriptedPolicy
+from spade_train.rewards import DesignerRewardConfig
+from spade_train.rollout import RolloutConfig
+from tests.conftest import COUNTER_ENV
+
+GOOD = f"Here is my environment:\n```python\n{COUNTER_ENV}```\n"
+BROKEN = "```python\nimport os\nclass BrokenEnv:\n    pass\n```"
+
+
+def agent_reply(request: GenerationRequest) -> str:
+    """Wins when hinted (reads the number the observation shows), guesses 0 otherwise."""
+    observation = request.messages[-1]["content"]
+    number = re.findall(r"It is (\d+)", observation)
+    return f"\\boxed{{{number[-1] if number and 'HINT' in observation else 0}}}"
+
+
+def make_loop(tmp_path, designer_replies, *, repair_turns=0, envs=3):
+    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=2.0))
+    memory = EnvironmentMemory(tmp_path / "memory.sqlite3")
+    config = LoopConfig(
+        envs_per_iteration=envs, max_turns=5, repair_turns=repair_turns, concurrent_designs=2,
+        validation=ValidatorConfig(fuzz=FuzzConfig(examples=10)),
+        rollout=RolloutConfig(episodes_per_condition=3),
+        rewards=DesignerRewardConfig(variant="regret_based"),
+    )
+    loop = SelfPlayLoop(designer=ScriptedPolicy(designer_replies, name="designer"),
+                        agent=ScriptedPolicy(agent_reply, name="agent"),
+                        hinter=ScriptedPolicy(["Read the observation closely."], name="hinter"),
+                        backend=backend, memory=memory, corpus=Corpus.demo(), config=config)
+    return loop, memory
+
+
+def test_iteration_validates_plays_scores_and_remembers(tmp_path):
+    loop, memory = make_loop(tmp_path, [GOOD, BROKEN, "no code at all"])
+    result = asyncio.run(loop.run_iteration(step=1))
+    good, broken, empty = result.attempts
+    assert good.valid and good.hint.accepted and good.regret == pytest.approx(1.0)
+    assert good.evaluation.win_rate(True) == 1.0 and good.evaluation.win_rate(False) == 0.0
+    assert broken.rejection == "invalid environment" and "imports" in {f.check for f in broken.report.failures}
+    assert empty.rejection.startswith("unparseable")
+    assert good.raw_reward > 0 and broken.raw_reward == 0.0 == empty.raw_reward
+    assert result.metrics["valid_rate"] == pytest.approx(1 / 3) and result.metrics["regret_mean"] == pytest.approx(1.0)
+    assert "<REFERENCE_DOCUMENT>" in good.prompt[-1]["content"]
+    stats = memory.latest_stats(good.spec.id)
+    assert stats.regret == pytest.approx(1.0) and stats.unhinted_win_rate == 0.0
+    memory.close()
+
+
+def test_repair_turn_uses_checker_feedback(tmp_path):
+    loop, memory = make_loop(tmp_path, [BROKEN, GOOD], repair_turns=1, envs=1)
+    attempt = asyncio.run(loop.run_iteration(step=1)).attempts[0]
+    assert attempt.valid and attempt.repairs == 1
+    assert attempt.generation.text == BROKEN  # the designer is trained on its first turn only
+    repair_request = loop.designer.requests[1]
+    assert "imports" in repair_request.messages[-1]["content"]
+    memory.close()
+
+
+def test_near_duplicates_are_rejected_in_later_iterations(tmp_path):
+    loop, memory = make_loop(tmp_path, [GOOD], envs=1)
+    assert asyncio.run(loop.run_iteration(step=1)).attempts[0].valid
+    second = asyncio.run(loop.run_iteration(step=2)).attempts[0]
+    assert second.rejection and second.rejection.startswith("near-duplicate")
+    memory.close()
+
+
+def test_designer_failures_are_recorded_not_raised(tmp_path):
+    loop, memory = make_loop(tmp_path, [GOOD], envs=2)
+    loop.designer = ScriptedPolicy([GOOD], fail_every=1, name="designer")
+    result = asyncio.run(loop.run_iteration(step=1))
+    assert all(a.rejection and "designer call failed" in a.rejection for a in result.attempts)
+    assert result.metrics["valid_rate"] == 0.0
+    memory.close()
