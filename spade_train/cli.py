@@ -1,0 +1,177 @@
+"""``spade-train``: SPADE self-play from the command line.
+
+``generate-pool`` runs the loop for inference only (designer -> checker -> hints -> rollouts -> regret
+-> memory) against any model endpoint and leaves a scored environment pool in the run directory.
+
+Exit codes: 0 done, 1 the run failed, 2 bad usage (one line, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.runtime.backend import backend_names, create_backend
+from spade_envs.runtime.limits import ExecutionLimits
+from spade_train.corpus import Corpus, CorpusError
+from spade_train.designer.skills import ENV_KINDS, default_skills_for
+from spade_train.loop import LoopConfig, SelfPlayLoop
+from spade_train.memory import EnvironmentMemory
+from spade_train.plots import plot_metrics
+from spade_train.policies.base import Policy, SamplingParams
+from spade_train.policies.factory import create_policy
+from spade_train.rewards import VARIANTS, DesignerRewardConfig
+from spade_train.rollout import RolloutConfig
+from spade_train.run_dir import RunDirectory
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="spade-train", description="SPADE self-play: designer, hints, regret, memory.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    pool = commands.add_parser("generate-pool", help="inference-only self-play that leaves a scored pool")
+    pool.add_argument("--designer", required=True, metavar="SPEC",
+                      help="model for the designer: openai:URL#model, hf:PATH or vllm:PATH")
+    pool.add_argument("--agent", metavar="SPEC", help="model for the agent (default: the designer's)")
+    pool.add_argument("--hinter", metavar="SPEC", help="model that writes hints (default: the designer's)")
+    pool.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the endpoint's API key")
+    pool.add_argument("--out", required=True, type=Path, help="run directory")
+    pool.add_argument("--iterations", type=int, default=1)
+    pool.add_argument("--envs", type=int, default=24, help="designs per iteration (default 24)")
+    pool.add_argument("--episodes", type=int, default=16, help="K: episodes with and without the hint (16)")
+    pool.add_argument("--kinds", default="multi_turn_game", help=f"comma-separated, from: {', '.join(ENV_KINDS)}")
+    pool.add_argument("--corpus", default="demo", help="JSONL/Parquet path, hf:DATASET, demo, or none")
+    pool.add_argument("--reward", default="blend", choices=VARIANTS)
+    pool.add_argument("--repair-turns", type=int, default=0)
+    pool.add_argument("--max-turns", type=int, default=25)
+    pool.add_argument("--designer-max-tokens", type=int, default=16384)
+    pool.add_argument("--agent-max-tokens", type=int, default=8192)
+    pool.add_argument("--temperature", type=float, default=0.6)
+    pool.add_argument("--fuzz-examples", type=int, default=50)
+    pool.add_argument("--sandbox", default="wasm", choices=backend_names())
+    pool.add_argument("--no-memory", action="store_true", help="ablation: no memory examples in prompts")
+    pool.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def _policy(spec: str, api_key: str | None) -> Policy:
+    options = {"api_key": api_key} if api_key and spec.startswith("openai:") else {}
+    try:
+        return create_policy(spec, **options)
+    except (ValueError, ImportError) as error:
+        raise UsageError(str(error).splitlines()[0]) from None
+
+
+def loop_config_from_args(args: argparse.Namespace) -> LoopConfig:
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in ENV_KINDS]
+    if unknown or not kinds:
+        raise UsageError(f"unknown --kinds {', '.join(unknown) or '(empty)'}; choose from {', '.join(ENV_KINDS)}")
+    for name in ("iterations", "envs", "episodes"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} must be at least 1")
+    skills = tuple(dict.fromkeys(s for kind in kinds for s in default_skills_for(kind)))
+    return LoopConfig(
+        envs_per_iteration=args.envs, kinds=kinds, skills=skills, max_turns=args.max_turns,
+        designer_sampling=SamplingParams(temperature=args.temperature, max_tokens=args.designer_max_tokens),
+        repair_turns=args.repair_turns,
+        validation=ValidatorConfig(fuzz=FuzzConfig(examples=max(1, args.fuzz_examples)),
+                                   tiers=("static", "contract", "feasibility", "fuzz") if args.fuzz_examples
+                                   else ("static", "contract", "feasibility")),
+        rollout=RolloutConfig(episodes_per_condition=args.episodes, seed=args.seed,
+                              sampling=SamplingParams(temperature=args.temperature,
+                                                      max_tokens=args.agent_max_tokens)),
+        rewards=DesignerRewardConfig(variant=args.reward), use_corpus=args.corpus != "none",
+        use_memory=not args.no_memory, seed=args.seed,
+    )
+
+
+async def generate_pool(
+    run: RunDirectory,
+    config: LoopConfig,
+    *,
+    designer: Policy,
+    agent: Policy,
+    hinter: Policy,
+    corpus: Corpus | None,
+    sandbox: str,
+    iterations: int,
+    out: TextIO,
+) -> int:
+    """Run ``iterations`` inference-only iterations; leaves metrics, memory, pool and plots in ``run``."""
+    from tqdm import tqdm
+
+    run.write_config({"loop": config, "iterations": iterations, "sandbox": sandbox,
+                      "designer": designer.name, "agent": agent.name, "hinter": hinter.name})
+    backend = create_backend(sandbox, ExecutionLimits())
+    with EnvironmentMemory(run.memory_path) as memory:
+        loop = SelfPlayLoop(designer=designer, agent=agent, hinter=hinter, backend=backend, memory=memory,
+                            corpus=corpus, config=config)
+        start = len(run.metrics())
+        progress = tqdm(range(start + 1, start + iterations + 1), desc="self-play", unit="iter", file=out)
+        for step in progress:
+            result = await loop.run_iteration(step)
+            row = run.record(result)
+            progress.set_postfix(valid=f"{row['valid_rate']:.2f}", regret=f"{row['regret_mean']:.3f}",
+                                 win=f"{row['win_rate_unhinted']:.2f}")
+        loop.pool.close()
+        manifest = memory.export_pool(run.pool_path, f"spade-{run.path.name}")
+    plot = plot_metrics(run.metrics(), run.plot_path, title=f"spade-train generate-pool: {run.path.name}")
+    out.write(f"\n{len(manifest.entries)} valid environments exported to {run.pool_path}\n")
+    if plot is not None:
+        out.write(f"learning curves: {plot}\n")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        config = loop_config_from_args(args)
+        api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
+        if args.api_key_env and api_key is None:
+            raise UsageError(f"--api-key-env names {args.api_key_env}, which is not set")
+        designer = _policy(args.designer, api_key)
+        agent = _policy(args.agent, api_key) if args.agent else designer
+        hinter = _policy(args.hinter, api_key) if args.hinter else designer
+        try:
+            corpus = None if args.corpus == "none" else Corpus.load(args.corpus, seed=args.seed)
+        except CorpusError as error:
+            raise UsageError(str(error)) from None
+        if corpus is None and "corpus_grounded" in config.kinds:
+            raise UsageError("corpus_grounded environments need a corpus; pass --corpus PATH or demo")
+        try:
+            run = RunDirectory(args.out)
+        except OSError as error:
+            raise UsageError(f"cannot create {args.out}: {error.strerror or error}") from None
+        return asyncio.run(generate_pool(run, replace(config), designer=designer, agent=agent, hinter=hinter,
+                                         corpus=corpus, sandbox=args.sandbox, iterations=args.iterations,
+                                         out=out))
+    except UsageError as error:
+        sys.stderr.write(f"spade-train: error: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("spade-train: interrupted; finished iterations are in the run directory\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""The run directory: where a run leaves everything a person or a resumed run needs.
+
+    config.json       the resolved configuration
+    metrics.jsonl     one line of metrics per iteration (appended, flushed, fsynced)
+    attempts.jsonl    one line per design attempt: kind, skill, verdict, regret, hint
+    memory.sqlite3    the environment memory (WAL)
+    pool/             the exported environment pool (environments.jsonl + manifest.json)
+    plots/curves.png  learning curves
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from spade_train.loop import IterationResult
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in asdict(value).items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+class RunDirectory:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def memory_path(self) -> Path:
+        return self.path / "memory.sqlite3"
+
+    @property
+    def pool_path(self) -> Path:
+        return self.path / "pool"
+
+    @property
+    def plot_path(self) -> Path:
+        return self.path / "plots" / "curves.png"
+
+    def write_config(self, config: Any) -> None:
+        tmp = self.path / ".config.json.tmp"
+        tmp.write_text(json.dumps(_plain(config), indent=2, sort_keys=True) + "\n")
+        tmp.replace(self.path / "config.json")
+
+    def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
+        with open(self.path / name, "a", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())  # a killed run keeps every finished iteration
+
+    def record(self, result: IterationResult) -> dict[str, Any]:
+        row = {"step": result.step, "seconds": round(result.seconds, 3), **result.metrics}
+        self._append("metrics.jsonl", [row])
+        self._append("attempts.jsonl", [
+            {
+                "step": result.step, "kind": a.kind, "skill": a.skill, "valid": a.valid,
+                "env_id": a.spec.id if a.spec else None, "rejection": a.rejection, "repairs": a.repairs,
+                "failures": [f.check for f in a.report.failures] if a.report else [],
+                "hint": a.hint.hint if a.hint else None, "hint_accepted": a.hint.accepted if a.hint else None,
+                "regret": a.regret, "regret_ci": list(a.regret_ci) if a.regret_ci else None,
+                "raw_reward": a.raw_reward, "reward": a.reward,
+            }
+            for a in result.attempts
+        ])
+        return row
+
+    def metrics(self) -> list[dict[str, Any]]:
+        path = self.path / "metrics.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
