@@ -103,4 +103,16 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False) -
         sequence = _move_sequence(solution)
         if sequence and len(sequence) >= MIN_SEQUENCE_MOVES and sequence in squeezed:
             return "spells out the winning move sequence"
+        final_number = _final_move_number(solution)
+        if final_number and _contains(normalised, final_number):
+            return f"contains the number the winning move states ({final_number!r})"
     return None
+
+
+def _final_move_number(solution: Any) -> str | None:
+    """The number in a game's winning last move (``\\boxed{guess 606}``): usually the secret itself."""
+    if not isinstance(solution, (list, tuple)) or len(solution) < 2 or not isinstance(solution[-1], str):
+        return None
+    move = extract_boxed(solution[-1]) if "\\boxed{" in solution[-1] else solution[-1]
+    numbers = re.findall(r"-?\d+(?:\.\d+)?", move or "")
+    return numbers[-1] if len(numbers) == 1 and len(numbers[0].lstrip("-")) >= 2 else None

@@ -50,9 +50,9 @@ class FuzzConfig:
     """Hypothesis examples (episodes) to generate; shrinking a failure adds more."""
     seed: int = 0
     """Seed of the fuzzer itself: the same seed and budget give the same verdict."""
-    env_seeds: int = 16
+    env_seeds: int = 8
     """Environment seeds are drawn from 0..env_seeds-1: the action sequences matter more than the seed,
-    and every new seed costs a solution() call (expensive for planners)."""
+    and every new seed costs a solution() call (expensive for planners: a BFS or a Mastermind solver)."""
     feasibility_seeds: int = 8
     audit_every: int = 5
     """Audit determinism, reset isolation and instance isolation on one example in this many."""
