@@ -24,6 +24,7 @@ from typing import Any
 
 from spade_envs.runtime.errors import EnvCrashError, EnvTimeoutError
 from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.replies import decode_wire_reply
 from spade_envs.runtime.session import TransportBackend
 
 _CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
@@ -62,15 +63,10 @@ class ProcessTransport:
             raise EnvCrashError(f"the environment process died before {op}()") from None
         line = self._read_line(op)
         try:
-            reply = json.loads(line)
-        except (ValueError, RecursionError):
+            reply, self.last_output = decode_wire_reply(line, "the environment process", op)
+        except EnvCrashError:
             self.close()
-            raise EnvCrashError(f"the environment process sent a malformed reply to {op}()") from None
-        if not isinstance(reply, dict):
-            self.close()
-            raise EnvCrashError(f"the environment process sent a malformed reply to {op}()")
-        output = reply.pop("output", "")
-        self.last_output = output if isinstance(output, str) else ""
+            raise
         return reply
 
     def _read_line(self, op: str) -> bytes:

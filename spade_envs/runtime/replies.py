@@ -6,11 +6,12 @@ types here, once, and turned into a typed result or a ``ContractViolation`` nami
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from spade_envs.runtime.errors import ContractViolation
+from spade_envs.runtime.errors import ContractViolation, EnvCrashError
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,37 @@ def clean_text(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _clean_strings(value: Any, depth: int = 0) -> Any:
+    """Copy a decoded reply with lone surrogates replaced in every string (keys included)."""
+    if depth > 200:
+        raise RecursionError("reply nested too deeply")
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_clean_strings(child, depth + 1) for child in value]
+    if isinstance(value, dict):
+        return {clean_text(key): _clean_strings(child, depth + 1) for key, child in value.items()}
+    return value
+
+
+def decode_wire_reply(raw: str | bytes, sender: str, op: str) -> tuple[dict[str, Any], str]:
+    """Decode a JSON reply from an isolated backend: (reply dict, what the environment printed).
+
+    Shared by the transports that receive text from beyond a boundary (the sandbox, a child
+    process). Anything malformed raises ``EnvCrashError``; the caller then discards the transport.
+    """
+    try:
+        reply = json.loads(raw)
+        if ("\\ud" if isinstance(raw, str) else b"\\ud") in raw:  # lone surrogates must not reach host code
+            reply = _clean_strings(reply)
+    except (ValueError, RecursionError):
+        raise EnvCrashError(f"{sender} sent a reply to {op}() that is not valid JSON") from None
+    if not isinstance(reply, dict):
+        raise EnvCrashError(f"{sender} sent a malformed reply to {op}()")
+    output = reply.pop("output", "")
+    return reply, output if isinstance(output, str) else ""
 
 
 def _check_info(info: dict[str, Any], method: str) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from wasmtime import component
 
 from spade_envs.runtime.errors import EnvCrashError, EnvMemoryError, EnvTimeoutError
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.replies import clean_text
+from spade_envs.runtime.replies import decode_wire_reply
 from spade_envs.runtime.wasm.build import load_compiled_component
 
 MONOTONIC_CLOCK = "wasi:clocks/monotonic-clock@0.2.9"
@@ -256,22 +256,6 @@ def _classify(error: Exception, op: str, limits: ExecutionLimits) -> Exception:
     return EnvCrashError(f"the sandbox trapped during {op}(): {cause}")
 
 
-def _clean_strings(value: Any) -> Any:
-    """Copy a decoded reply with lone surrogates replaced in every string (keys included)."""
-    def clean(item: Any, depth: int = 0) -> Any:
-        if depth > 200:
-            raise RecursionError("reply nested too deeply")
-        if isinstance(item, str):
-            return clean_text(item)
-        if isinstance(item, list):
-            return [clean(child, depth + 1) for child in item]
-        if isinstance(item, dict):
-            return {clean_text(key): clean(child, depth + 1) for key, child in item.items()}
-        return item
-
-    return clean(value)
-
-
 class WasmTransport:
     """One sandbox instance (its own store and linear memory) serving one environment."""
 
@@ -329,17 +313,10 @@ class WasmTransport:
             self.close()
             raise EnvCrashError(f"the sandbox sent an oversized or non-text reply to {op}()")
         try:
-            reply = json.loads(raw)
-            if "\\ud" in raw:  # escaped surrogates: lone ones must not reach host code as text
-                reply = _clean_strings(reply)
-        except (ValueError, RecursionError):
+            reply, self.last_output = decode_wire_reply(raw, "the sandbox", op)
+        except EnvCrashError:
             self.close()
-            raise EnvCrashError(f"the sandbox sent a reply to {op}() that is not valid JSON") from None
-        if not isinstance(reply, dict):
-            self.close()
-            raise EnvCrashError(f"the sandbox sent a malformed reply to {op}()")
-        output = reply.pop("output", "")
-        self.last_output = output if isinstance(output, str) else ""
+            raise
         return reply
 
     def close(self) -> None:
