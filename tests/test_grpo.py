@@ -1,0 +1,57 @@
+"""The GRPO update moves probability toward completions with positive advantage."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from spade_train.backends.embedded.grpo import GRPOConfig, GRPOTrainer, TrainingSample  # noqa: E402
+from tests.tiny_model import tiny_model_dir  # noqa: E402,F401
+
+
+def _model_and_tokenizer(path):
+    model = transformers.AutoModelForCausalLM.from_pretrained(path)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(path)
+    model.eval()
+    return model, tokenizer
+
+
+def test_positive_advantage_raises_the_completion_probability(tiny_model_dir):  # noqa: F811
+    torch.manual_seed(0)
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    prompt = tokenizer("Pick one:")["input_ids"]
+    good, bad = tokenizer(" \\boxed{7}")["input_ids"], tokenizer(" \\boxed{3}")["input_ids"]
+    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0), pad_token_id=0)
+
+    def logprob(completion):
+        with torch.no_grad():
+            return float(trainer.token_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0)])[0].sum())
+
+    before_good, before_bad = logprob(good), logprob(bad)
+    for _ in range(5):
+        samples = []
+        for completion, advantage in ((good, 1.0), (bad, -1.0)):
+            with torch.no_grad():
+                old = trainer.token_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0)])[0]
+            samples.append(TrainingSample(prompt, completion, old.tolist(), advantage))
+        metrics = trainer.step(samples)
+    # The completions share most tokens, so compare the gap: the rewarded one must gain on the other.
+    assert logprob(good) - logprob(bad) > before_good - before_bad + 1.0
+    assert metrics["tokens"] == len(good) + len(bad) and metrics["grad_norm"] > 0
+
+
+def test_zero_advantage_and_empty_batches_change_nothing(tiny_model_dir):  # noqa: F811
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2))
+    before = [p.detach().clone() for p in model.parameters()]
+    ids = tokenizer("x")["input_ids"]
+    assert trainer.step([TrainingSample(ids, ids, [0.0] * len(ids), 0.0)])["samples"] == 0.0
+    assert trainer.step([])["tokens"] == 0.0
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+
+def test_sample_lengths_must_match():
+    with pytest.raises(ValueError, match="same length"):
+        TrainingSample([1], [2, 3], [0.0], 1.0)
