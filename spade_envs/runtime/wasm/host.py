@@ -81,8 +81,10 @@ class _EpochTicker:
             self._thread.join(timeout=5)
 
 
-def _release(ticker: _EpochTicker, *objects: Any) -> None:
+def _release(ticker: _EpochTicker, transports: weakref.WeakSet[Any], *objects: Any) -> None:
     ticker.stop()
+    for transport in list(transports):  # sessions still open at exit: drop their stores first
+        transport.close()
     for item in objects:
         close = getattr(item, "close", None)
         if callable(close):
@@ -116,7 +118,8 @@ class WasmRuntime:
         self._ticker = _EpochTicker(self.engine, self.config.epoch_tick_s)
         # Release wasmtime objects while the interpreter is still whole: left to garbage collection at
         # shutdown, their destructors run after wasmtime's own module is torn down and print errors.
-        weakref.finalize(self, _release, self._ticker, self.linker, self.component, self.engine)
+        self._transports: weakref.WeakSet[WasmTransport] = weakref.WeakSet()
+        weakref.finalize(self, _release, self._ticker, self._transports, self.linker, self.component, self.engine)
         self._compiled: OrderedDict[str, str] = OrderedDict()
         self._compiled_lock = threading.Lock()
 
@@ -263,6 +266,7 @@ class WasmTransport:
         self.runtime = runtime
         self.limits = limits
         self.last_output = ""
+        runtime._transports.add(self)
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_wasi(wasmtime.WasiConfig())  # nothing inherited: no files, env vars, args
         self._store.set_limits(memory_size=max(limits.memory_mb, MIN_MEMORY_MB) << 20)
@@ -322,4 +326,6 @@ class WasmTransport:
     def close(self) -> None:
         # Drop the function before the store: wasmtime objects must not outlive their store.
         self._call = None
-        self._store = None
+        store, self._store = self._store, None
+        if store is not None:
+            store.close()
