@@ -46,7 +46,6 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 SHIMS: tuple[str, ...] = ("guard_after_end", "turn_limit", "fresh_on_reset")
 DEFAULT_MAX_TURNS = 30

@@ -36,13 +36,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from adapters import LIBRARIES, SHIMS, GameSpec, file_name_for, offline_reason, probe_game, render_adapter  # noqa: E402
+from adapters import LIBRARIES, SHIMS, GameSpec, file_name_for, offline_reason, probe_game, render_adapter
 
-from spade_envs.checks.static import StaticConfig, run_static_checks  # noqa: E402
-from spade_envs.fuzz.runner import FuzzConfig, fuzz_environment  # noqa: E402
-from spade_envs.runtime.backend import create_backend  # noqa: E402
-from spade_envs.runtime.errors import EnvRuntimeError  # noqa: E402
-from spade_envs.runtime.limits import ExecutionLimits  # noqa: E402
+from spade_envs.checks.static import StaticConfig, run_static_checks
+from spade_envs.fuzz.runner import FuzzConfig, fuzz_environment
+from spade_envs.runtime.backend import create_backend
+from spade_envs.runtime.errors import EnvRuntimeError
+from spade_envs.runtime.limits import ExecutionLimits
 
 SHIM_FOR_PROPERTY = {
     "fuzz_post_episode": "guard_after_end",

@@ -38,9 +38,9 @@ def gem_post_episode() -> tuple[bool, str]:
     env.reset(seed=0)
     first = env.step("\\boxed{You}")
     again = env.step("\\boxed{You}")
-    return (first[2] and again[1] != 0.0,
-            f"step 1 -> reward {first[1]}, terminated {first[2]}; step 2 after the end -> reward {again[1]}, "
-            f"terminated {again[2]}, observation {again[0]!r}")
+    evidence = (f"step 1 -> reward {first[1]}, terminated {first[2]}; step 2 after the end -> reward {again[1]}, "
+                f"terminated {again[2]}, observation {again[0]!r}")
+    return first[2] and again[1] != 0.0, evidence
 
 
 @check("gem: game:FifteenPuzzle-v0-random cannot be built")
@@ -132,14 +132,34 @@ def ta_guess_off_by_one() -> tuple[bool, str]:
     return played == 11, f"{played} wrong guesses before the game ended; rewards {rewards}; {info[0]['reason']!r}"
 
 
-@check("textarena: Countdown-v0 swaps set_invalid_move's arguments: the reward is a string")
-def ta_countdown_reward() -> tuple[bool, str]:
-    env = _ta("Countdown-v0")
+@check("textarena: Countdown, Cryptarithm, Slitherlink, ThreeCardMonte swap set_invalid_move's arguments: "
+       "a game lost on invalid moves hands out a string as the reward")
+def ta_string_rewards() -> tuple[bool, str]:
+    found = {}
+    for game_id in ("Countdown-v0", "Cryptarithm-v0", "Slitherlink-v0", "ThreeCardMonte-v0"):
+        env = _ta(game_id)
+        env.reset(num_players=1, seed=0)
+        done = False
+        for _ in range(2):  # error_allowance is 1: the second invalid move in a row ends the game
+            done, _ = env.step("[x]")
+            if done:
+                break
+        rewards, info = env.close()
+        found[game_id] = (done, rewards[0] if rewards else None, info[0].get("reason"))
+    ok = all(done and isinstance(reward, str) for done, reward, _ in found.values())
+    return ok, "; ".join(f"{g}: reward {r!r}, reason {why!r}" for g, (_, r, why) in found.items())
+
+
+@check("textarena: a step after the game ended is accepted: step() returns done=True again, close() the same rewards")
+def ta_post_episode() -> tuple[bool, str]:
+    env = _ta("Bandit-v0")
     env.reset(num_players=1, seed=0)
-    env.step("[x]")
-    done, _ = env.step("[x]")
-    rewards, info = env.close()
-    return done and isinstance(rewards[0], str), f"rewards {rewards}; reason {info[0]['reason']!r}"
+    done_steps = []
+    for _ in range(3):
+        done, _ = env.step("[")
+        done_steps.append(done)
+    rewards, _ = env.close()
+    return done_steps == [False, True, True], f"done after each of 3 invalid moves: {done_steps}; close() -> {rewards}"
 
 
 def main() -> int:

@@ -90,6 +90,15 @@ def _finite_in(reward: float, bounds: tuple[float, float]) -> bool:
     return math.isfinite(reward) and bounds[0] - 1e-9 <= reward <= bounds[1] + 1e-9
 
 
+def _around_difference(a: str, b: str, width: int = 160) -> tuple[str, str]:
+    """The two texts cut to ``width`` characters around where they first differ (long observations
+    often share their first hundreds of characters)."""
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, first - width // 4)
+    prefix = "..." if start else ""
+    return prefix + a[start : start + width], prefix + b[start : start + width]
+
+
 def _key(step: StepResult) -> str:
     return repr((step.observation, step.reward, step.terminated, step.truncated, sorted(step.info.items(), key=repr)))
 
@@ -141,9 +150,12 @@ class Fuzzer:
             self.report.counterexamples.append(violation.counterexample)
         except HypothesisException as error:
             # Hypothesis noticed that re-running an example did not do the same thing. After a hang we
-            # stop drawing on purpose; otherwise the environment's behaviour depends on something the
-            # example does not control, which is itself a finding.
-            if self._halted is None and not self.report.counterexamples:
+            # stop drawing on purpose. Otherwise the first run's violation is the finding (it is carried
+            # inside a FlakyFailure); without one, the flakiness itself is reported.
+            carried = [e for e in getattr(error, "exceptions", ()) if isinstance(e, _Violation)]
+            if carried and self._halted is None:
+                self.report.counterexamples.append(carried[0].counterexample)
+            elif self._halted is None and not self.report.counterexamples:
                 self.report.counterexamples.append(Counterexample(
                     "fuzz_determinism", None, [], None,
                     "re-running the same generated episode to behave the same",
@@ -262,7 +274,8 @@ class Fuzzer:
             if index is not None:
                 ours = original[index] if index < len(original) else "<episode over>"
                 theirs = other[index] if index < len(other) else "<episode over>"
-                self._fail(prop, env_seed, actions, index, f"{expected}: {ours[:160]}", f"{theirs[:160]} {why}",
+                ours, theirs = _around_difference(ours, theirs)
+                self._fail(prop, env_seed, actions, index, f"{expected}: {ours}", f"{theirs} {why}",
                            f"Scenario: {scenario}.")
 
     def _check_feasible(self, env_seed: int, moves: list[str]) -> None:
@@ -365,7 +378,7 @@ def fuzz_environment(
 
     try:
         primary = open_fresh()
-    except (EnvCodeError, EnvLoadError) as error:
+    except (EnvCodeError, EnvLoadError, EnvTimeoutError, EnvMemoryError, EnvCrashError) as error:
         raise ValueError(f"the environment does not load: {error}") from None
     with primary:
         turn_limit = primary.loaded.max_turns or max_turns or DEFAULT_MAX_TURNS
