@@ -157,11 +157,12 @@ class ActionMix:
             if len(self._tokens) > 1024:
                 self._tokens.clear()
             tokens = self._tokens[observation] = observation_tokens(observation)
+        words = [t for t in tokens if t.isalpha()]
         others = ["number", "mutation" if moves else "number", "adversarial"]
         if self._tools is not None:
             others.append("tool")
-        if len(tokens) > 1:
-            others.append("phrase")
+        if len(words) > 1:
+            others += ["phrase", "phrase"]  # models often answer in words: weight it up
         # moves and tokens get a weight of several slots each so they dominate the mix
         move_slots = 4 if moves else 0
         token_slots = 3 if tokens else 0
@@ -172,8 +173,8 @@ class ActionMix:
             return boxed(tokens[data.draw(st.integers(0, len(tokens) - 1), label=label)])
         kind = others[pick - move_slots - token_slots]
         if kind == "phrase":
-            picks = data.draw(st.lists(st.integers(0, len(tokens) - 1), min_size=2, max_size=4), label=label)
-            return boxed(" ".join(tokens[i] for i in picks))
+            picks = data.draw(st.lists(st.integers(0, len(words) - 1), min_size=2, max_size=4), label=label)
+            return boxed(" ".join(words[i] for i in picks))
         if kind == "mutation":
             return data.draw(self._mutation_strategy(moves), label=label)
         if kind == "tool":
