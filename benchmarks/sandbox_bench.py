@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from spade_envs.checks import ValidatorConfig, validate_source
-from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.contract.actions import solution_to_actions
+from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.registry import EnvEntry, bundled_registry
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.guest import EnvHost
@@ -84,7 +84,7 @@ def bench_backend(backend: Any, entries: list[EnvEntry], steps: int, sessions: i
             begin = time.perf_counter()
             transport = backend.open_transport()
             started = time.perf_counter()
-            session = EnvSession(lambda: transport, source, class_name=entry.class_name)
+            session = EnvSession(lambda t=transport: t, source, class_name=entry.class_name)
             loaded = time.perf_counter()
             starts.append(started - begin)
             loads.append(loaded - started)

@@ -21,10 +21,11 @@ from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.static import StaticConfig
 from spade_envs.checks.validate import ValidatorConfig
-from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
 from spade_envs.episodes import compare_episodes, play_scripted
+from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.pool import PoolError, is_pool_dir, read_pool, write_pool
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names, create_backend
@@ -32,17 +33,6 @@ from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import EpisodeLog, ValidationReport, env_id_for
 from spade_envs.spec.schemas import stale_schemas, write_schemas
-
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """A mistake in how the command was called or in its input files: exit 2 with one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line instead of usage + message
-        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 # ---------------------------------------------------------------------- input resolution
@@ -153,8 +143,7 @@ def _print_report(report: ValidationReport, index: int, total: int, out: TextIO,
         out.write(f"       {level}[{finding.check}] {where}{finding.message}\n")
         if finding.detail and finding.severity == "error":
             lines = finding.detail.splitlines()
-            for line in lines if verbose or finding.check.startswith("fuzz_") else lines[-6:]:
-                out.write(f"         | {line}\n")
+            out.writelines(f"         | {line}\n" for line in (lines if verbose or finding.check.startswith("fuzz_") else lines[-6:]))
     out.flush()
 
 
@@ -267,8 +256,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"spade-envs: the environment failed during replay: {error}\n")
         return EXIT_INVALID
     differences = compare_episodes(log, replayed)
-    for line in differences:
-        out.write(line + "\n")
+    out.writelines(line + "\n" for line in differences)
     verdict = "identical" if not differences else f"{len(differences)} difference(s)"
     out.write(f"replayed {len(log.actions)} actions from seed {log.seed}: {verdict}\n")
     return EXIT_OK if not differences else EXIT_INVALID
@@ -292,8 +280,7 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"schemas in {directory} are up to date\n")
         return EXIT_OK
     try:
-        for path in write_schemas(directory):
-            out.write(f"wrote {path}\n")
+        out.writelines(f"wrote {path}\n" for path in write_schemas(directory))
     except OSError as error:
         raise UsageError(f"cannot write schemas to {directory}: {error.strerror or error}") from None
     return EXIT_OK
@@ -318,15 +305,14 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(rows, indent=2) + "\n")
         return EXIT_OK
     width = max(len(e.name) for e in entries)
-    for e in entries:
-        out.write(f"{e.name:<{width}}  {e.kind:<16} {e.skill:<24} {e.description}\n")
+    out.writelines(f"{e.name:<{width}}  {e.kind:<16} {e.skill:<24} {e.description}\n" for e in entries)
     return EXIT_OK
 
 
 # ---------------------------------------------------------------------- parser and entry point
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="spade-envs", description="Author, validate and play SPADE environments.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="spade-envs", description="Author, validate and play SPADE environments.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     def add_runtime_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--sandbox", default=DEFAULT_BACKEND, choices=backend_names(),
@@ -385,26 +371,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    try:
+    stream = out or sys.stdout
+
+    def body() -> int:
         args = build_parser().parse_args(argv)
         if args.command in ("validate", "fuzz"):
-            return cmd_validate(args, out)
+            return cmd_validate(args, stream)
         if args.command == "replay":
-            return cmd_replay(args, out)
+            return cmd_replay(args, stream)
         if args.command == "play":
-            return cmd_play(args, out, stdin or sys.stdin)
+            return cmd_play(args, stream, stdin or sys.stdin)
         if args.command == "schema":
-            return cmd_schema(args, out)
+            return cmd_schema(args, stream)
         if args.command == "export":
-            return cmd_export(args, out)
-        return cmd_list(args, out)
-    except UsageError as error:
-        sys.stderr.write(f"spade-envs: error: {error}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("spade-envs: interrupted\n")
-        return 130
+            return cmd_export(args, stream)
+        return cmd_list(args, stream)
+
+    return run_command("spade-envs", body)
 
 
 if __name__ == "__main__":

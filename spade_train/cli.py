@@ -13,11 +13,11 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import backend_names, create_backend
 from spade_envs.runtime.limits import ExecutionLimits
@@ -32,21 +32,10 @@ from spade_train.rewards import VARIANTS, DesignerRewardConfig
 from spade_train.rollout import RolloutConfig
 from spade_train.run_dir import RunDirectory
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        raise UsageError(f"{message} (see {self.prog} --help)")
-
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="spade-train", description="SPADE self-play: designer, hints, regret, memory.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="spade-train", description="SPADE self-play: designer, hints, regret, memory.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     pool = commands.add_parser("generate-pool", help="inference-only self-play that leaves a scored pool")
     pool.add_argument("--designer", required=True, metavar="SPEC",
                       help="model for the designer: openai:URL#model, hf:PATH or vllm:PATH")
@@ -142,8 +131,9 @@ async def generate_pool(
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    try:
+    stream = out or sys.stdout
+
+    def body() -> int:
         args = build_parser().parse_args(argv)
         config = loop_config_from_args(args)
         api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
@@ -162,15 +152,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             run = RunDirectory(args.out)
         except OSError as error:
             raise UsageError(f"cannot create {args.out}: {error.strerror or error}") from None
-        return asyncio.run(generate_pool(run, replace(config), designer=designer, agent=agent, hinter=hinter,
+        return asyncio.run(generate_pool(run, config, designer=designer, agent=agent, hinter=hinter,
                                          corpus=corpus, sandbox=args.sandbox, iterations=args.iterations,
-                                         out=out))
-    except UsageError as error:
-        sys.stderr.write(f"spade-train: error: {error}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("spade-train: interrupted; finished iterations are in the run directory\n")
-        return 130
+                                         out=stream))
+
+    return run_command("spade-train", body,
+                       interrupted="interrupted; finished iterations are in the run directory")
 
 
 if __name__ == "__main__":

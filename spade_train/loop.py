@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spade_envs.checks.validate import ValidatorConfig, validate_source
-from spade_envs.contract.actions import solution_to_actions
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import EnvRuntimeError

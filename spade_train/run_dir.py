@@ -55,8 +55,7 @@ class RunDirectory:
 
     def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
         with open(self.path / name, "a", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps(row) + "\n")
+            handle.writelines(json.dumps(row) + "\n" for row in rows)
             handle.flush()
             os.fsync(handle.fileno())  # a killed run keeps every finished iteration
 

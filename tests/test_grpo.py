@@ -7,8 +7,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from spade_train.backends.embedded.grpo import GRPOConfig, GRPOTrainer, TrainingSample  # noqa: E402
-from tests.tiny_model import tiny_model_dir  # noqa: E402,F401
+from spade_train.backends.embedded.grpo import GRPOConfig, GRPOTrainer, TrainingSample
+from tests.tiny_model import tiny_model_dir  # noqa: F401
 
 
 def _model_and_tokenizer(path):

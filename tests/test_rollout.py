@@ -9,8 +9,8 @@ import pytest
 
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.pool import SessionPool
-from spade_train.policies.base import Generation, GenerationRequest
 from spade_train.hints import inject_hint
+from spade_train.policies.base import Generation, GenerationRequest
 from spade_train.rollout import RolloutConfig, evaluate_environment
 from tests.conftest import COUNTER_ENV
 

@@ -2,9 +2,9 @@
 
 from spade_envs.checks.catalogue import CHECKS, CHECKS_BY_NAME, CheckInfo, check_names
 from spade_envs.checks.dynamic import CheckConfig, DynamicChecker
-from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.checks.static import StaticConfig, run_static_checks
 from spade_envs.checks.validate import ValidatorConfig, validate_file, validate_source
+from spade_envs.contract.probes import GARBAGE_ACTIONS
 
 __all__ = [
     "CHECKS",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-
 Tier = Literal["static", "contract", "feasibility", "fuzz"]
 TIERS: tuple[Tier, ...] = ("static", "contract", "feasibility", "fuzz")
 """Validation runs the tiers in this order and stops at the first one that fails."""

@@ -10,8 +10,8 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from spade_envs.contract.episode import is_win
 from spade_envs.contract.actions import observation_tokens
+from spade_envs.contract.episode import is_win
 from spade_envs.runtime.session import EnvSession
 
 Policy = Callable[[str, random.Random], str]

@@ -21,10 +21,10 @@ from typing import Any
 from spade_envs.checks.difficulty import trivial_win_rates
 from spade_envs.checks.hints import find_hint_leak
 from spade_envs.contract.actions import solution_to_actions
-from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.contract.episode import DEFAULT_MAX_TURNS, DEFAULT_REWARD_RANGE, is_win
+from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.fuzz.counterexample import FUZZ_PROPERTIES
-from spade_envs.fuzz.runner import Fuzzer, FuzzConfig
+from spade_envs.fuzz.runner import FuzzConfig, Fuzzer
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import (
     ContractViolation,
@@ -37,8 +37,6 @@ from spade_envs.runtime.errors import (
 from spade_envs.runtime.replies import StepResult
 from spade_envs.runtime.session import EnvSession
 from spade_envs.spec.models import CheckFailure
-
-
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ FORMAT_HELP = (
 def normalize_answer(value: Any) -> str:
     """Lower-case, trim, collapse whitespace and drop a trailing full stop, so that 'Paris.' == 'paris'."""
     text = " ".join(str(value).strip().split()).lower()
-    return text[:-1] if text.endswith(".") else text
+    return text.removesuffix(".")
 
 
 def answers_match(given: Any, expected: Any) -> bool:

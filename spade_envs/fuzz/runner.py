@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
-from hypothesis.errors import HypothesisException
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import DEFAULT_MAX_TURNS, DEFAULT_REWARD_RANGE, is_win

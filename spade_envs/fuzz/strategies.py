@@ -18,8 +18,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.contract.actions import boxed, format_answer, format_tool_call, observation_tokens
+from spade_envs.contract.probes import GARBAGE_ACTIONS
+
 
 def _mutations(move: str) -> st.SearchStrategy[str]:
     """Small edits of a good move: the mistakes a model actually makes."""

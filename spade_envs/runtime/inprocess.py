@@ -11,7 +11,6 @@ captured, also only on the main thread, because swapping ``sys.stdout`` is proce
 from __future__ import annotations
 
 import contextlib
-import io
 import signal
 import threading
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 from spade_envs.runtime.errors import EnvTimeoutError
 from spade_envs.runtime.guest import EnvHost
 from spade_envs.runtime.limits import ExecutionLimits
+from spade_envs.runtime.output import BoundedWriter
 from spade_envs.runtime.session import TransportBackend
 
 
@@ -49,27 +49,13 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-class _BoundedWriter(io.StringIO):
-    """Keeps at most ``limit`` characters of what the environment prints."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def write(self, text: str) -> int:
-        room = self.limit - self.tell()
-        if room > 0:
-            super().write(text[:room])
-        return len(text)
-
-
 class InProcessTransport:
     """Calls the dispatcher directly, under the time limit."""
 
     def __init__(self, limits: ExecutionLimits) -> None:
         self.limits = limits
         self.host = EnvHost(passthrough=(_DeadlinePassed,))
-        self.output = _BoundedWriter(limits.max_output_bytes)
+        self.output = BoundedWriter(limits.max_output_bytes)
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
         capture = _on_main_thread()

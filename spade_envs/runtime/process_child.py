@@ -8,13 +8,13 @@ environment prints (even from C code) can corrupt the channel.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import resource
 import sys
 
 from spade_envs.runtime.guest import EnvHost
+from spade_envs.runtime.output import BoundedWriter
 
 
 def _apply_limits(memory_mb: int) -> None:
@@ -32,24 +32,6 @@ def _apply_limits(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-class _Bounded(io.StringIO):
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def write(self, text: str) -> int:
-        room = self.limit - self.tell()
-        if room > 0:
-            super().write(str(text)[:room])
-        return len(text)
-
-    def take(self) -> str:
-        text = self.getvalue()
-        self.seek(0)
-        self.truncate()
-        return text
-
-
 def main() -> None:
     limits = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -57,7 +39,7 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    printed = _Bounded(int(limits.get("max_output_bytes", 65536)))
+    printed = BoundedWriter(int(limits.get("max_output_bytes", 65536)))
     sys.stdout = sys.stderr = printed
     _apply_limits(int(limits.get("memory_mb", 256)))
     host = EnvHost()

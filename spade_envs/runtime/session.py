@@ -24,7 +24,6 @@ from spade_envs.runtime.errors import (
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.replies import ResetResult, StepResult, clean_text, parse_reset, parse_step
 
-
 MAX_MESSAGE_CHARS = 300
 MAX_TRACEBACK_CHARS = 8_000
 
