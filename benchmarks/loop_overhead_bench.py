@@ -31,7 +31,7 @@ from spade_train.rollout import RolloutConfig
 RESULTS = Path(__file__).resolve().parent / "results" / "loop_overhead.json"
 
 
-def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int) -> dict[str, float]:
+def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int, workers: int) -> dict[str, float]:
     sources = [f"```python\n{entry.source()}```" for entry in bundled_registry() if entry.kind != "tool_use"]
     calls = {"designer": 0}
 
@@ -41,7 +41,8 @@ def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int
 
     config = LoopConfig(envs_per_iteration=envs, max_turns=25, concurrent_designs=4,
                         validation=ValidatorConfig(fuzz=FuzzConfig(examples=fuzz_examples)),
-                        rollout=RolloutConfig(episodes_per_condition=episodes), duplicate_threshold=None)
+                        rollout=RolloutConfig(episodes_per_condition=episodes), duplicate_threshold=None,
+                        validation_workers=workers)
     with tempfile.TemporaryDirectory() as tmp, EnvironmentMemory(Path(tmp) / "memory.sqlite3") as memory:
         loop = SelfPlayLoop(
             designer=ScriptedPolicy(designer_reply, latency_s=latency_s, name="designer"),
@@ -51,7 +52,7 @@ def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int
         started = time.perf_counter()
         result = asyncio.run(loop.run_iteration(step=1))
         seconds = time.perf_counter() - started
-        loop.pool.close()
+        loop.close()
     generations = sum(len(e.turns) for a in result.attempts if a.evaluation
                       for e in a.evaluation.hinted + a.evaluation.unhinted) + envs * 2
     return {"latency_s": latency_s, "seconds": round(seconds, 3), "generations": generations,
@@ -64,12 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--episodes", type=int, default=4, help="K per condition")
     parser.add_argument("--fuzz-examples", type=int, default=50)
     parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--validation-workers", type=int, default=2, help="0: validate in-process")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     print("iteration with zero-latency policies ...", file=sys.stderr, flush=True)
-    zero = run_iteration(0.0, args.envs, args.episodes, args.fuzz_examples)
+    zero = run_iteration(0.0, args.envs, args.episodes, args.fuzz_examples, args.validation_workers)
     print(f"iteration with {args.latency * 1000:.0f} ms per generation ...", file=sys.stderr, flush=True)
-    slow = run_iteration(args.latency, args.envs, args.episodes, args.fuzz_examples)
+    slow = run_iteration(args.latency, args.envs, args.episodes, args.fuzz_examples, args.validation_workers)
     share = zero["seconds"] / slow["seconds"]
     print(f"\nnon-model work per iteration: {zero['seconds']} s ({args.envs} environments, "
           f"{zero['generations']} generations)")

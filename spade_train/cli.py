@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from spade_envs.checks.batch import default_jobs
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.fuzz.runner import FuzzConfig
@@ -57,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     pool.add_argument("--fuzz-examples", type=int, default=50)
     pool.add_argument("--sandbox", default="wasm", choices=backend_names())
     pool.add_argument("--no-memory", action="store_true", help="ablation: no memory examples in prompts")
+    pool.add_argument("--validation-workers", type=int, default=-1,
+                      help="processes that validate designs (default: one per core; 0: in this process)")
     pool.add_argument("--seed", type=int, default=0)
     return parser
 
@@ -90,6 +93,7 @@ def loop_config_from_args(args: argparse.Namespace) -> LoopConfig:
                                                       max_tokens=args.agent_max_tokens)),
         rewards=DesignerRewardConfig(variant=args.reward), use_corpus=args.corpus != "none",
         use_memory=not args.no_memory, seed=args.seed,
+        validation_workers=args.validation_workers if args.validation_workers >= 0 else default_jobs(8),
     )
 
 
@@ -121,7 +125,7 @@ async def generate_pool(
             row = run.record(result)
             progress.set_postfix(valid=f"{row['valid_rate']:.2f}", regret=f"{row['regret_mean']:.3f}",
                                  win=f"{row['win_rate_unhinted']:.2f}")
-        loop.pool.close()
+        loop.close()
         manifest = memory.export_pool(run.pool_path, f"spade-{run.path.name}")
     plot = plot_metrics(run.metrics(), run.plot_path, title=f"spade-train generate-pool: {run.path.name}")
     out.write(f"\n{len(manifest.entries)} valid environments exported to {run.pool_path}\n")

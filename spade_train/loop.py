@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spade_envs.checks.batch import ValidationPool
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import EnvRuntimeError
+from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.pool import SessionPool
 from spade_envs.spec.models import EnvKind, EnvSpec, Provenance, ValidationReport, env_id_for
 from spade_train.corpus import Corpus
@@ -64,6 +66,9 @@ class LoopConfig:
     hint_seeds: int = 3
     """Seeds whose solutions the hint is checked against for leaks."""
     concurrent_designs: int = 4
+    validation_workers: int = 0
+    """Worker processes for validation (0: validate in a thread of this process). Validation is most of
+    an iteration's non-model work and runs under the GIL, so processes are what let it use more cores."""
     seed: int = 0
 
 
@@ -120,6 +125,11 @@ class SelfPlayLoop:
         self.designer, self.agent, self.hinter = designer, agent, hinter or designer
         self.backend, self.memory, self.corpus, self.config = backend, memory, corpus, config
         self.pool = pool or SessionPool(backend)
+        self.validation_pool = (
+            ValidationPool(backend.name, getattr(backend, "limits", ExecutionLimits()), config.validation,
+                           config.validation_workers)
+            if config.validation_workers > 0 else None
+        )
         self.rng = random.Random(config.seed)
         self.emas: dict[str, WinRateEMA] = {}
         self._slot = 0
@@ -168,8 +178,7 @@ class SelfPlayLoop:
             if parsed.code is None:
                 feedback = f"No environment code found: {parsed.reason}. Reply with one ```python block."
             else:
-                attempt.report = await asyncio.to_thread(validate_source, parsed.code, self.backend,
-                                                         config=self.config.validation)
+                attempt.report = await self._validate(parsed.code)
                 if attempt.report.ok:
                     break
                 feedback = [f for f in attempt.report.failures]
@@ -193,6 +202,17 @@ class SelfPlayLoop:
             return attempt
         await self._hint_and_play(attempt)
         return attempt
+
+    async def _validate(self, code: str) -> ValidationReport:
+        if self.validation_pool is not None:
+            return await self.validation_pool.validate(code)
+        return await asyncio.to_thread(validate_source, code, self.backend, config=self.config.validation)
+
+    def close(self) -> None:
+        """Stop the worker threads and processes this loop started."""
+        self.pool.close()
+        if self.validation_pool is not None:
+            self.validation_pool.close()
 
     def _spec(self, step: int, attempt: DesignAttempt, prompt: DesignerPrompt) -> EnvSpec:
         report = attempt.report

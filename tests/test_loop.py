@@ -87,3 +87,19 @@ def test_designer_failures_are_recorded_not_raised(tmp_path):
     assert all(a.rejection and "designer call failed" in a.rejection for a in result.attempts)
     assert result.metrics["valid_rate"] == 0.0
     memory.close()
+
+
+def test_validation_in_worker_processes_gives_the_same_verdicts(tmp_path):
+    from dataclasses import replace
+
+    loop, memory = make_loop(tmp_path, [GOOD, BROKEN], envs=2)
+    loop.close()
+    loop = SelfPlayLoop(designer=loop.designer, agent=loop.agent, hinter=loop.hinter, backend=loop.backend,
+                        memory=memory, corpus=loop.corpus, config=replace(loop.config, validation_workers=1))
+    try:
+        good, broken = asyncio.run(loop.run_iteration(step=1)).attempts
+    finally:
+        loop.close()
+    assert good.valid and good.report.ok and not broken.valid
+    assert "imports" in {f.check for f in broken.report.failures}
+    memory.close()

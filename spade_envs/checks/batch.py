@@ -67,3 +67,25 @@ def validate_many(
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
                              initargs=(backend_name, limits, config)) as pool:
         yield from pool.map(_run_job, jobs)
+
+
+class ValidationPool:
+    """Validation in worker processes for callers that produce environments one by one (the self-play loop).
+
+    The fuzz tier is pure Python under the GIL, so threads cannot run two validations at once; worker
+    processes can. ``validate`` is awaitable so an asyncio caller keeps its model calls going meanwhile.
+    """
+
+    def __init__(self, backend_name: str, limits: ExecutionLimits, config: ValidatorConfig, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
+                                         initargs=(backend_name, limits, config))
+
+    async def validate(self, source: str, label: str | None = None) -> ValidationReport:
+        import asyncio
+
+        job = ValidationJob(label or "<generated>", source)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _run_job, job)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
