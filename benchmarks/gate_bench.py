@@ -28,6 +28,7 @@ from spade_envs.checks.batch import ValidationJob, validate_many
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.contract.tool_use import ToolUseBaseEnv
 from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.fileio import write_atomically
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.limits import ExecutionLimits
 
@@ -114,9 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     document = {"machine": {"python": platform.python_version(), "cpus": cores, "platform": platform.platform()},
                 "fuzz_examples": args.examples, "results": rows}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(document, indent=2) + "\n")
-    tmp.replace(args.out)
+    write_atomically(args.out, json.dumps(document, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0
 

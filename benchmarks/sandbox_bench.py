@@ -26,6 +26,7 @@ from typing import Any
 from spade_envs.checks import ValidatorConfig, validate_source
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.probes import GARBAGE_ACTIONS
+from spade_envs.fileio import write_atomically
 from spade_envs.registry import EnvEntry, bundled_registry
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.guest import EnvHost
@@ -187,9 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         "targets": targets,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(document, indent=2) + "\n")
-    tmp.replace(args.out)
+    write_atomically(args.out, json.dumps(document, indent=2) + "\n")
     print(f"\nwrote {args.out}")
     return 0
 

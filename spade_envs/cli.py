@@ -24,6 +24,7 @@ from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
+from spade_envs.fileio import write_atomically
 from spade_envs.episodes import compare_episodes, play_scripted
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.pool import PoolError, is_pool_dir, read_pool, write_pool
@@ -227,10 +228,8 @@ def _as_action(text: str, tool_use: bool, raw: bool) -> str:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomically(path, text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from spade_envs.fileio import write_atomically
 from spade_envs.spec.models import EnvSpec, PoolEntry, PoolManifest, env_id_for
 
 MANIFEST_NAME = "manifest.json"
@@ -29,12 +29,6 @@ class PoolError(Exception):
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
 
 
 def is_pool_dir(path: Path) -> bool:
@@ -64,8 +58,8 @@ def write_pool(
     manifest = PoolManifest(name=name, created_at=datetime.now(timezone.utc), jsonl_sha256=_sha256(jsonl),
                             entries=entries)
     directory.mkdir(parents=True, exist_ok=True)
-    _write_atomically(directory / JSONL_NAME, jsonl)
-    _write_atomically(directory / MANIFEST_NAME, (manifest.model_dump_json(indent=2) + "\n").encode("utf-8"))
+    write_atomically(directory / JSONL_NAME, jsonl)
+    write_atomically(directory / MANIFEST_NAME, (manifest.model_dump_json(indent=2) + "\n").encode("utf-8"))
     return manifest
 
 

@@ -181,7 +181,7 @@ class SelfPlayLoop:
                 attempt.report = await self._validate(parsed.code)
                 if attempt.report.ok:
                     break
-                feedback = [f for f in attempt.report.failures]
+                feedback = list(attempt.report.failures)
             if turn == self.config.repair_turns:
                 attempt.rejection = "invalid environment" if parsed.code else f"unparseable: {parsed.reason}"
                 return attempt

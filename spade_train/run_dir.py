@@ -16,6 +16,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from spade_envs.fileio import write_atomically
 from spade_train.loop import IterationResult
 
 
@@ -49,9 +50,7 @@ class RunDirectory:
         return self.path / "plots" / "curves.png"
 
     def write_config(self, config: Any) -> None:
-        tmp = self.path / ".config.json.tmp"
-        tmp.write_text(json.dumps(_plain(config), indent=2, sort_keys=True) + "\n")
-        tmp.replace(self.path / "config.json")
+        write_atomically(self.path / "config.json", json.dumps(_plain(config), indent=2, sort_keys=True) + "\n")
 
     def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
         with open(self.path / name, "a", encoding="utf-8") as handle:

@@ -82,9 +82,6 @@ CHECKS: tuple[CheckInfo, ...] = (
               "remove unbounded loops; keep each call well under a second"),
     CheckInfo("runtime_limit", "contract", "memory exhaustion or a crash of the execution backend",
               "keep data small; do not build huge strings, lists or numbers"),
-)
-
-CHECKS = CHECKS + (
     # fuzz: Hypothesis-generated episodes (see spade_envs.fuzz)
     CheckInfo("fuzz_no_exceptions", "fuzz", "step() or reset() raising on a generated action sequence",
               "handle every input in step(); the counterexample shows the sequence that raised"),

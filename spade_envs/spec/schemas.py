@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from spade_envs.fileio import write_atomically
 from spade_envs.spec.models import EnvSpec, EpisodeLog, PoolManifest, ValidationReport
 
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
@@ -33,9 +34,7 @@ def write_schemas(directory: Path) -> list[Path]:
     written = []
     for file_name, text in render_schemas().items():
         path = directory / file_name
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)  # atomic: a reader never sees half a schema
+        write_atomically(path, text)
         written.append(path)
     return written
 

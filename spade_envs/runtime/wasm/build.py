@@ -30,6 +30,8 @@ from pathlib import Path
 import wasmtime
 from wasmtime import component
 
+from spade_envs.fileio import write_atomically
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the spade_envs package directory
 WASM_DIR = Path(__file__).resolve().parent
 WORLD = "env-host"
@@ -122,13 +124,7 @@ def build_component(target: Path) -> None:
         if completed.returncode != 0 or not output.exists():
             tail = (completed.stderr or completed.stdout).strip().splitlines()[-5:]
             raise SandboxBuildError("componentize-py failed to build the sandbox guest: " + " | ".join(tail))
-        _replace_atomically(output, target)
-
-
-def _replace_atomically(source: Path, target: Path) -> None:
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
+        write_atomically(target, output.read_bytes())
 
 
 def load_compiled_component(
@@ -153,7 +149,5 @@ def load_compiled_component(
         if not wasm_path.exists():
             build_component(wasm_path)
         compiled = component.Component.from_file(engine, str(wasm_path))
-        tmp = compiled_path.with_name(f".{compiled_path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(compiled.serialize())
-        os.replace(tmp, compiled_path)
+        write_atomically(compiled_path, bytes(compiled.serialize()))
         return compiled

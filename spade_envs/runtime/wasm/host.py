@@ -120,11 +120,21 @@ class WasmRuntime:
         # shutdown, their destructors run after wasmtime's own module is torn down and print errors.
         self._transports: weakref.WeakSet[WasmTransport] = weakref.WeakSet()
         weakref.finalize(self, _release, self._ticker, self._transports, self.linker, self.component, self.engine)
+        self._stack_checked = threading.local()
         self._compiled: OrderedDict[str, str] = OrderedDict()
         self._compiled_lock = threading.Lock()
 
     def check_stack(self) -> None:
-        """Refuse to enter the guest from a thread too small to hold its stack (see ``min_host_stack``)."""
+        """Refuse to enter the guest from a thread too small to hold its stack (see ``min_host_stack``).
+
+        Called on every request, so the verdict is remembered per thread: a thread's stack never changes.
+        """
+        if getattr(self._stack_checked, "ok", False):
+            return
+        self._check_stack_size()
+        self._stack_checked.ok = True
+
+    def _check_stack_size(self) -> None:
         if threading.current_thread() is threading.main_thread():
             soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
             size = soft if soft != resource.RLIM_INFINITY else 0
