@@ -21,10 +21,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	touch $(STAMP)
 
+# The main job: embedded self-play training on CPU (tiny model, real checker, sandbox, hints, regret,
+# memory). Each run gets its own directory under runs/, with metrics, memory, pool and plots.
+DEMO_RUN ?= runs/embedded-$(shell date +%Y%m%d-%H%M%S)
+
 demo: setup
-	$(BIN)/spade-envs list
-	$(BIN)/spade-envs validate --bundled
-	$(BIN)/spade-envs play maze_walk --solution --seed 7
+	$(BIN)/spade-train run --config configs/embedded.toml --out $(DEMO_RUN)
 
 test: setup
 	$(BIN)/python -m pytest -n 2 -q

@@ -2,6 +2,7 @@
 
 ``generate-pool`` runs the loop for inference only (designer -> checker -> hints -> rollouts -> regret
 -> memory) against any model endpoint and leaves a scored environment pool in the run directory.
+``run --config FILE`` trains: the embedded CPU backend by default (``configs/embedded.toml``).
 
 Exit codes: 0 done, 1 the run failed, 2 bad usage (one line, no traceback).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -29,8 +31,10 @@ from spade_train.memory import EnvironmentMemory
 from spade_train.plots import plot_metrics
 from spade_train.policies.base import Policy, SamplingParams
 from spade_train.policies.factory import create_policy
+from spade_train.progress import progress_bar
 from spade_train.rewards import VARIANTS, DesignerRewardConfig
 from spade_train.rollout import RolloutConfig
+from spade_train.run_config import ConfigError, load_run_config
 from spade_train.run_dir import RunDirectory
 
 
@@ -61,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     pool.add_argument("--validation-workers", type=int, default=-1,
                       help="processes that validate designs (default: one per core; 0: in this process)")
     pool.add_argument("--seed", type=int, default=0)
+
+    run = commands.add_parser("run", help="self-play training from a configuration file")
+    run.add_argument("--config", required=True, type=Path, help="TOML or JSON run configuration (see configs/)")
+    run.add_argument("--out", required=True, type=Path, help="run directory")
+    run.add_argument("--resume", action="store_true",
+                     help="continue the run in --out from its latest checkpoint")
+    run.add_argument("--iterations", type=int, help="override run.iterations")
+    run.add_argument("--sandbox", choices=backend_names(), help="override run.sandbox")
     return parser
 
 
@@ -110,8 +122,6 @@ async def generate_pool(
     out: TextIO,
 ) -> int:
     """Run ``iterations`` inference-only iterations; leaves metrics, memory, pool and plots in ``run``."""
-    from tqdm import tqdm
-
     run.write_config({"loop": config, "iterations": iterations, "sandbox": sandbox,
                       "designer": designer.name, "agent": agent.name, "hinter": hinter.name})
     backend = create_backend(sandbox, ExecutionLimits())
@@ -119,12 +129,12 @@ async def generate_pool(
         loop = SelfPlayLoop(designer=designer, agent=agent, hinter=hinter, backend=backend, memory=memory,
                             corpus=corpus, config=config)
         start = len(run.metrics())
-        progress = tqdm(range(start + 1, start + iterations + 1), desc="self-play", unit="iter", file=out)
+        progress = progress_bar(out, iterable=range(start + 1, start + iterations + 1), desc="self-play", unit="iter")
         for step in progress:
             result = await loop.run_iteration(step)
             row = run.record(result)
             progress.set_postfix(valid=f"{row['valid_rate']:.2f}", regret=f"{row['regret_mean']:.3f}",
-                                 win=f"{row['win_rate_unhinted']:.2f}")
+                                 win=f"{row['win_rate_unhinted']:.2f}", refresh=False)
         loop.close()
         manifest = memory.export_pool(run.pool_path, f"spade-{run.path.name}")
     plot = plot_metrics(run.metrics(), run.plot_path, title=f"spade-train generate-pool: {run.path.name}")
@@ -134,11 +144,46 @@ async def generate_pool(
     return EXIT_OK
 
 
+def train_run(args: argparse.Namespace, out: TextIO) -> int:
+    """``spade-train run``: load and check everything a run needs before any work starts."""
+    try:
+        config = load_run_config(args.config)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    overrides: dict[str, object] = {}
+    if args.iterations is not None:
+        if args.iterations < 1:
+            raise UsageError("--iterations must be at least 1")
+        overrides["iterations"] = args.iterations
+    if args.sandbox is not None:
+        overrides["sandbox"] = args.sandbox
+    if overrides:
+        config = config.model_copy(update={"run": config.run.model_copy(update=overrides)})
+    if config.run.backend == "openrlhf":
+        raise UsageError("the openrlhf backend is launched with spade-train launch (issue in progress); "
+                         "set run.backend = \"embedded\" to train on this machine")
+    if args.resume and not (args.out / "checkpoints").is_dir():
+        raise UsageError(f"--resume: {args.out} has no checkpoints to resume from; drop --resume to start a run")
+    if not args.resume and (args.out / "metrics.jsonl").exists():
+        raise UsageError(f"{args.out} already holds a run; pass --resume to continue it or choose another --out")
+    try:
+        run = RunDirectory(args.out)
+    except OSError as error:
+        raise UsageError(f"cannot create {args.out}: {error.strerror or error}") from None
+    run.write_config(json.loads(config.model_dump_json()))
+    from spade_train.embedded.trainer import EmbeddedRun
+
+    asyncio.run(EmbeddedRun(config, run, out).train(resume=args.resume))
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
 
     def body() -> int:
         args = build_parser().parse_args(argv)
+        if args.command == "run":
+            return train_run(args, stream)
         config = loop_config_from_args(args)
         api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
         if args.api_key_env and api_key is None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from spade_envs.checks.batch import ValidationPool
@@ -25,7 +26,7 @@ from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.pool import SessionPool
 from spade_envs.spec.models import EnvKind, EnvSpec, Provenance, ValidationReport, env_id_for
 from spade_train.corpus import Corpus
-from spade_train.designer.parser import parse_environment_response
+from spade_train.designer.language import DesignLanguage, PythonDesignLanguage
 from spade_train.designer.prompts import DesignerPrompt, repair_messages
 from spade_train.designer.skills import DEFAULT_GAME_SKILLS
 from spade_train.hints import HintResult, write_hint
@@ -69,7 +70,18 @@ class LoopConfig:
     validation_workers: int = 0
     """Worker processes for validation (0: validate in a thread of this process). Validation is most of
     an iteration's non-model work and runs under the GIL, so processes are what let it use more cores."""
+    reject_repeats: bool = True
+    """Reject a design whose code an earlier attempt of the same iteration already wrote: only the first
+    copy is validated and played, later copies earn nothing. A designer collapsing onto one environment
+    then pays for every repeat, which keeps its batch diverse."""
+    reuse_verdicts: bool = True
+    """Reuse the checker's report for code it has already judged in this process. The checker is
+    deterministic (fixed seeds), so a repeated design needs no second validation; designers repeat
+    themselves, the compact embedded language especially."""
     seed: int = 0
+
+
+VERDICT_CACHE_SIZE = 4096
 
 
 @dataclass
@@ -91,6 +103,8 @@ class DesignAttempt:
     regret: float | None = None
     regret_ci: tuple[float, float] | None = None
     rejection: str | None = None
+    repeat: bool = False
+    """The same code as an earlier attempt of this iteration (``LoopConfig.reject_repeats``)."""
     reward: float | None = None
     raw_reward: float = 0.0
 
@@ -121,8 +135,10 @@ class SelfPlayLoop:
         corpus: Corpus | None,
         config: LoopConfig,
         pool: SessionPool | None = None,
+        language: DesignLanguage | None = None,
     ) -> None:
         self.designer, self.agent, self.hinter = designer, agent, hinter or designer
+        self.language = language or PythonDesignLanguage()
         self.backend, self.memory, self.corpus, self.config = backend, memory, corpus, config
         self.pool = pool or SessionPool(backend)
         self.validation_pool = (
@@ -133,6 +149,19 @@ class SelfPlayLoop:
         self.rng = random.Random(config.seed)
         self.emas: dict[str, WinRateEMA] = {}
         self._slot = 0
+        self._verdicts: OrderedDict[str, ValidationReport] = OrderedDict()
+        self._written_this_iteration: set[str] = set()
+
+    # ------------------------------------------------------------------ state across a resume
+    def state_dict(self) -> dict[str, Any]:
+        """What a resumed run needs to continue this loop exactly: rng, per-skill EMAs, plan slot."""
+        return {"rng": _rng_state_to_json(self.rng.getstate()), "slot": self._slot,
+                "emas": {skill: asdict(ema) for skill, ema in self.emas.items()}}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.rng.setstate(_rng_state_from_json(state["rng"]))
+        self._slot = int(state["slot"])
+        self.emas = {skill: WinRateEMA(**values) for skill, values in state["emas"].items()}
 
     # ------------------------------------------------------------------ one iteration
     async def run_iteration(self, step: int) -> IterationResult:
@@ -144,6 +173,7 @@ class SelfPlayLoop:
             async with semaphore:
                 return await self._design(step, kind, skill, prompt)
 
+        self._written_this_iteration: set[str] = set()
         attempts = list(await asyncio.gather(*(attempt(*plan) for plan in plans)))
         self._score(attempts)
         self._remember(step, attempts)
@@ -165,7 +195,7 @@ class SelfPlayLoop:
         return kind, skill, prompt
 
     async def _design(self, step: int, kind: EnvKind, skill: str, prompt: DesignerPrompt) -> DesignAttempt:
-        request = prompt.request(self.config.designer_sampling)
+        request = self.language.request(prompt, self.config.designer_sampling)
         first = await self.designer.generate(request)
         attempt = DesignAttempt(kind=kind, skill=skill, prompt=request.messages, generation=first)
         if not first.ok:
@@ -173,8 +203,12 @@ class SelfPlayLoop:
             return attempt
         messages, response = request.messages, first.text
         for turn in range(self.config.repair_turns + 1):
-            parsed = parse_environment_response(response)
+            parsed = self.language.read(response)
             attempt.code = parsed.code
+            if turn == 0 and parsed.code is not None and self._is_repeat(parsed.code):
+                attempt.repeat = True
+                attempt.rejection = "repeat of a design written earlier in this iteration"
+                return attempt
             if parsed.code is None:
                 feedback = f"No environment code found: {parsed.reason}. Reply with one ```python block."
             else:
@@ -203,10 +237,29 @@ class SelfPlayLoop:
         await self._hint_and_play(attempt)
         return attempt
 
+    def _is_repeat(self, code: str) -> bool:
+        if not self.config.reject_repeats:
+            return False
+        key = env_id_for(code)
+        seen = key in self._written_this_iteration
+        self._written_this_iteration.add(key)
+        return seen
+
     async def _validate(self, code: str) -> ValidationReport:
+        key = env_id_for(code)
+        cached = self._verdicts.get(key) if self.config.reuse_verdicts else None
+        if cached is not None:
+            self._verdicts.move_to_end(key)
+            return cached
         if self.validation_pool is not None:
-            return await self.validation_pool.validate(code)
-        return await asyncio.to_thread(validate_source, code, self.backend, config=self.config.validation)
+            report = await self.validation_pool.validate(code)
+        else:
+            report = await asyncio.to_thread(validate_source, code, self.backend, config=self.config.validation)
+        if self.config.reuse_verdicts:
+            self._verdicts[key] = report
+            while len(self._verdicts) > VERDICT_CACHE_SIZE:
+                self._verdicts.popitem(last=False)
+        return report
 
     def close(self) -> None:
         """Stop the worker threads and processes this loop started."""
@@ -306,7 +359,9 @@ class SelfPlayLoop:
 
         return {
             "designs": float(len(attempts)),
-            "valid_rate": mean([float(a.valid) for a in attempts]),
+            # Over distinct designs: a repeat says nothing new about validity (it has its own rate).
+            "valid_rate": mean([float(a.valid) for a in attempts if not a.repeat]),
+            "repeat_rate": mean([float(a.repeat) for a in attempts]),
             "played": float(len(played)),
             "regret_mean": mean([a.regret for a in played if a.regret is not None]),
             "win_rate_hinted": mean([a.evaluation.win_rate(True) for a in played if a.evaluation.hinted]),  # type: ignore[union-attr]
@@ -317,3 +372,13 @@ class SelfPlayLoop:
             "timeouts": float(sum(a.outcome.timed_out for a in attempts if a.outcome is not None)),
             "designer_reward_raw_mean": mean([a.raw_reward for a in attempts]),
         }
+
+
+def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_state_from_json(state: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = state
+    return (version, tuple(internal), gauss)

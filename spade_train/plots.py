@@ -14,6 +14,20 @@ PANELS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
+SMOOTHING = 5
+
+
+def moving_average(values: Sequence[float], window: int) -> list[float]:
+    """Trailing mean over up to ``window`` values (shorter at the start, so no point is dropped)."""
+    averaged, total = [], 0.0
+    for index, value in enumerate(values):
+        total += value
+        if index >= window:
+            total -= values[index - window]
+        averaged.append(total / min(index + 1, window))
+    return averaged
+
+
 def plot_metrics(rows: Sequence[dict[str, Any]], out: Path, title: str = "SPADE run") -> Path | None:
     """Write a 2x2 PNG of the per-iteration metrics; returns its path (None without matplotlib or data)."""
     if not rows:
@@ -31,14 +45,23 @@ def plot_metrics(rows: Sequence[dict[str, Any]], out: Path, title: str = "SPADE 
         for key in keys:
             values = [row.get(key) for row in rows]
             points = [(s, v) for s, v in zip(steps, values) if v is not None]
-            if points:
-                axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=key)
+            if not points:
+                continue
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            if len(points) > 2 * SMOOTHING:  # per-iteration values are noisy: show the trend over them
+                line = axis.plot(xs, ys, alpha=0.3, linewidth=1)[0]
+                axis.plot(xs, moving_average(ys, SMOOTHING), color=line.get_color(), linewidth=2,
+                          label=f"{key} ({SMOOTHING}-iteration mean)")
+            else:
+                axis.plot(xs, ys, marker="o", label=key)
+        if "regret_mean" in keys:
+            axis.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
         axis.set_title(heading)
         axis.set_xlabel("iteration")
         axis.set_ylabel(label)
         axis.grid(alpha=0.3)
-        if len(keys) > 1:
-            axis.legend()
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend(fontsize="small")
     figure.suptitle(title)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.tmp.png")

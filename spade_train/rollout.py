@@ -46,6 +46,8 @@ class RolloutConfig:
     """Cap on turns per episode; default: the environment's own max_turns."""
     return_mode: Literal["terminal_clipped", "sum_clipped"] = "terminal_clipped"
     """terminal_clipped is the reference: the last reward clipped to [-1, 1] if terminated, else 0."""
+    system_prompt: str | None = None
+    """The agent's system message; default TEXT_AGENT_PROMPT or TOOL_AGENT_PROMPT by environment kind."""
     seed: int = 0
 
 
@@ -117,7 +119,7 @@ async def play_episode(
     """One episode. Environment and model failures end the episode and are recorded, never raised."""
     tool_use = session.loaded.tool_use
     tools = await pool.run_async(session.tools) if tool_use else None
-    system = TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT
+    system = config.system_prompt or (TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT)
     episode = Episode(seed=seed, hinted=hint is not None, messages=[{"role": "system", "content": system}])
     try:
         first = await pool.run_async(session.reset, seed)

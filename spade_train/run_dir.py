@@ -6,6 +6,7 @@
     memory.sqlite3    the environment memory (WAL)
     pool/             the exported environment pool (environments.jsonl + manifest.json)
     plots/curves.png  learning curves
+    checkpoints/latest  model, tokenizer, optimizer and loop state of the last finished iteration (run)
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
+
+
+def _step_of(line: str) -> int:
+    try:
+        return int(json.loads(line).get("step", 0))
+    except (ValueError, AttributeError):
+        return 1 << 62  # a torn last line (the process died mid-write) is dropped
 
 
 class RunDirectory:
@@ -58,8 +66,19 @@ class RunDirectory:
             handle.flush()
             os.fsync(handle.fileno())  # a killed run keeps every finished iteration
 
-    def record(self, result: IterationResult) -> dict[str, Any]:
-        row = {"step": result.step, "seconds": round(result.seconds, 3), **result.metrics}
+    def truncate_records(self, after_step: int) -> None:
+        """Drop metric and attempt lines of iterations after ``after_step`` (a resume redoes them)."""
+        for name in ("metrics.jsonl", "attempts.jsonl"):
+            path = self.path / name
+            if not path.exists():
+                continue
+            lines = path.read_text(encoding="utf-8").splitlines()
+            kept = [line for line in lines if line.strip() and _step_of(line) <= after_step]
+            if len(kept) != len(lines):
+                write_atomically(path, "".join(line + "\n" for line in kept))
+
+    def record(self, result: IterationResult, extra: dict[str, float] | None = None) -> dict[str, Any]:
+        row = {"step": result.step, "seconds": round(result.seconds, 3), **result.metrics, **(extra or {})}
         self._append("metrics.jsonl", [row])
         self._append("attempts.jsonl", [
             {

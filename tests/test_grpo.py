@@ -8,12 +8,13 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from spade_train.backends.embedded.grpo import GRPOConfig, GRPOTrainer, TrainingSample
+from spade_train.policies.transformers_local import load_tokenizer
 from tests.tiny_model import tiny_model_dir  # noqa: F401
 
 
 def _model_and_tokenizer(path):
     model = transformers.AutoModelForCausalLM.from_pretrained(path)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(path)
+    tokenizer = load_tokenizer(path)
     model.eval()
     return model, tokenizer
 
@@ -55,3 +56,13 @@ def test_zero_advantage_and_empty_batches_change_nothing(tiny_model_dir):  # noq
 def test_sample_lengths_must_match():
     with pytest.raises(ValueError, match="same length"):
         TrainingSample([1], [2, 3], [0.0], 1.0)
+
+
+def test_mini_batches_take_one_optimizer_step_each(tiny_model_dir):  # noqa: F811
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    ids = tokenizer("a b")["input_ids"]
+    samples = [TrainingSample(ids, ids, [-1.0] * len(ids), 1.0 if i % 2 else -1.0) for i in range(5)]
+    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-3, mini_batch=2, epochs=2, micro_batch=1))
+    assert trainer.step(samples)["optimizer_steps"] == 6.0  # ceil(5 / 2) mini-batches, twice
+    whole = GRPOTrainer(model, GRPOConfig(learning_rate=1e-3, epochs=1))
+    assert whole.step(samples)["optimizer_steps"] == 1.0

@@ -103,3 +103,14 @@ def test_validation_in_worker_processes_gives_the_same_verdicts(tmp_path):
     assert good.valid and good.report.ok and not broken.valid
     assert "imports" in {f.check for f in broken.report.failures}
     memory.close()
+
+
+def test_a_design_repeated_within_an_iteration_is_played_once(tmp_path):
+    loop, memory = make_loop(tmp_path, [GOOD, GOOD, GOOD], envs=3)
+    result = asyncio.run(loop.run_iteration(step=1))
+    played = [a for a in result.attempts if a.evaluation is not None]
+    repeats = [a for a in result.attempts if a.rejection and a.rejection.startswith("repeat")]
+    assert len(played) == 1 and len(repeats) == 2
+    assert played[0].raw_reward > 0 and all(a.raw_reward == 0.0 for a in repeats)
+    loop.close()
+    memory.close()

@@ -46,6 +46,29 @@ def _import_torch_and_transformers() -> tuple[Any, Any]:
     return torch, transformers
 
 
+GENERIC_TOKENIZER_CLASSES = ("TokenizersBackend", "PreTrainedTokenizerFast")
+
+
+def load_tokenizer(path: str | Path) -> Any:
+    """The tokenizer saved at ``path``, loaded as it was saved.
+
+    A checkpoint whose tokenizer is a plain ``tokenizers`` pipeline (the embedded model's word-level
+    vocabulary, for instance) must be loaded as ``PreTrainedTokenizerFast``: ``AutoTokenizer`` in
+    transformers 5 would pick the tokenizer class of the model's architecture (``Qwen2Tokenizer``)
+    and replace the saved pre-tokenizer and decoder with that family's, silently changing every
+    token id. Model-specific tokenizers (a released Qwen checkpoint's) load through ``AutoTokenizer``.
+    """
+    _, transformers = _import_torch_and_transformers()
+    config_file = Path(path) / "tokenizer_config.json"
+    if config_file.is_file():
+        import json
+
+        declared = json.loads(config_file.read_text(encoding="utf-8")).get("tokenizer_class")
+        if declared in GENERIC_TOKENIZER_CLASSES:
+            return transformers.PreTrainedTokenizerFast.from_pretrained(str(path))
+    return transformers.AutoTokenizer.from_pretrained(str(path))
+
+
 class TransformersPolicy:
     """Chat generation with a causal LM loaded by transformers (or handed over as an object).
 
@@ -93,7 +116,7 @@ class TransformersPolicy:
                 raise ValueError("pass a tokenizer when the model is given as an object")
             tokenizer = str(model_path_or_model)
         if isinstance(tokenizer, (str, Path)):
-            tokenizer = transformers.AutoTokenizer.from_pretrained(str(tokenizer))
+            tokenizer = load_tokenizer(tokenizer)
         if device is not None or loaded_from_path:
             model = model.to(device or "cpu")
         model.eval()

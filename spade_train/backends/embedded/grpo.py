@@ -3,10 +3,13 @@
 Each training sample is one model completion (a designer's environment, or one agent turn) with the
 log-probabilities it was sampled with and a group-normalised advantage (``spade_train.advantages``).
 The loss is the clipped surrogate of PPO with the asymmetric clip of the reference recipe
-(0.2 below, 0.28 above), averaged over all completion tokens in the batch, no KL term:
+(0.2 below, 0.28 above), averaged over the completion tokens of each mini-batch, no KL term:
 
     ratio = exp(logp_new - logp_old)
     loss  = -mean_tokens( min(ratio * A, clip(ratio, 1 - 0.2, 1 + 0.28) * A) )
+
+A batch is split into mini-batches with one optimizer step each (``mini_batch``; None: one step per
+batch), as PPO does; the importance ratio keeps later steps honest about the policy having moved.
 
 Log-probabilities are computed at the sampling temperature, because that is the distribution the
 tokens were drawn from (``TransformersPolicy`` records "processed" log-probabilities).
@@ -28,6 +31,8 @@ class TrainingSample:
     old_logprobs: list[float]
     advantage: float
     role: str = "agent"
+    temperature: float | None = None
+    """The temperature the completion was sampled at (None: the trainer's configured one)."""
 
     def __post_init__(self) -> None:
         if len(self.completion_ids) != len(self.old_logprobs):
@@ -41,7 +46,11 @@ class GRPOConfig:
     clip_high: float = 0.28
     temperature: float = 0.6
     epochs: int = 1
+    mini_batch: int | None = None
+    """Samples per optimizer step; None takes one step over the whole batch. Smaller mini-batches give
+    several clipped steps per batch (as PPO does), which a small model trained briefly needs."""
     micro_batch: int = 8
+    """Samples per forward/backward pass (memory only; does not change the update)."""
     max_grad_norm: float = 1.0
 
 
@@ -63,7 +72,8 @@ class GRPOTrainer:
         for row, seq in enumerate(sequences):
             ids[row, : len(seq)] = torch.tensor(seq, dtype=torch.long)
             mask[row, : len(seq)] = 1
-        logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / self.config.temperature
+        temperatures = torch.tensor([s.temperature or self.config.temperature for s in samples]).view(-1, 1, 1)
+        logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / temperatures
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         picked = logprobs.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
         return [
@@ -72,32 +82,44 @@ class GRPOTrainer:
         ]
 
     def step(self, samples: Sequence[TrainingSample]) -> dict[str, float]:
-        """One optimisation pass (``epochs`` times over the batch); returns training metrics."""
+        """``epochs`` passes over the batch, one optimizer step per mini-batch; returns training metrics."""
         usable = [s for s in samples if s.completion_ids and s.advantage != 0.0]
         if not usable:
-            return {"loss": 0.0, "tokens": 0.0, "clip_fraction": 0.0, "grad_norm": 0.0, "samples": 0.0}
-        total_tokens = sum(len(s.completion_ids) for s in usable)
+            return {"loss": 0.0, "tokens": 0.0, "clip_fraction": 0.0, "grad_norm": 0.0, "samples": 0.0,
+                    "optimizer_steps": 0.0}
+        size = self.config.mini_batch or len(usable)
         self.model.train()
-        losses, clipped, grad_norm = [], 0, 0.0
+        losses, clipped, tokens_seen, grad_norm, steps = [], 0, 0, 0.0, 0
         for _ in range(self.config.epochs):
-            self.optimizer.zero_grad(set_to_none=True)
-            for start in range(0, len(usable), self.config.micro_batch):
-                chunk = usable[start : start + self.config.micro_batch]
-                new = self.token_logprobs(chunk)
-                loss = torch.zeros(())
-                for sample, logp in zip(chunk, new):
-                    old = torch.tensor(sample.old_logprobs, dtype=torch.float32)
-                    ratio = torch.exp(logp - old)
-                    advantage = torch.full_like(ratio, sample.advantage)
-                    bounded = torch.clamp(ratio, 1 - self.config.clip_low, 1 + self.config.clip_high)
-                    surrogate = torch.minimum(ratio * advantage, bounded * advantage)
-                    clipped += int((ratio != bounded).sum())
-                    loss = loss - surrogate.sum() / total_tokens  # token-level mean over the whole batch
-                loss.backward()
-                losses.append(float(loss.detach()))
-            grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm))
-            self.optimizer.step()
+            for start in range(0, len(usable), size):
+                loss, clipped_here, tokens = self._update(usable[start : start + size])
+                grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm))
+                self.optimizer.step()
+                losses.append(loss)
+                clipped += clipped_here
+                tokens_seen += tokens
+                steps += 1
         self.model.eval()
-        return {"loss": sum(losses) / self.config.epochs, "tokens": float(total_tokens),
-                "clip_fraction": clipped / (total_tokens * self.config.epochs), "grad_norm": grad_norm,
-                "samples": float(len(usable))}
+        return {"loss": sum(losses) / len(losses), "tokens": float(sum(len(s.completion_ids) for s in usable)),
+                "clip_fraction": clipped / tokens_seen, "grad_norm": grad_norm, "samples": float(len(usable)),
+                "optimizer_steps": float(steps)}
+
+    def _update(self, batch: Sequence[TrainingSample]) -> tuple[float, int, int]:
+        """Accumulate the gradient of one mini-batch's loss (token-level mean); returns loss, clipped, tokens."""
+        total_tokens = sum(len(s.completion_ids) for s in batch)
+        self.optimizer.zero_grad(set_to_none=True)
+        total, clipped = 0.0, 0
+        for start in range(0, len(batch), self.config.micro_batch):
+            chunk = batch[start : start + self.config.micro_batch]
+            loss = torch.zeros(())
+            for sample, logp in zip(chunk, self.token_logprobs(chunk)):
+                old = torch.tensor(sample.old_logprobs, dtype=torch.float32)
+                ratio = torch.exp(logp - old)
+                advantage = torch.full_like(ratio, sample.advantage)
+                bounded = torch.clamp(ratio, 1 - self.config.clip_low, 1 + self.config.clip_high)
+                surrogate = torch.minimum(ratio * advantage, bounded * advantage)
+                clipped += int((ratio != bounded).sum())
+                loss = loss - surrogate.sum() / total_tokens
+            loss.backward()
+            total += float(loss.detach())
+        return total, clipped, total_tokens

@@ -1,0 +1,146 @@
+"""Format warm-up: a few supervised steps that teach a from-scratch model the *shape* of each reply.
+
+SPADE starts from an instruct model that already answers in the format it is asked for. A randomly
+initialised model does not: it would spend the whole CPU budget discovering that a reply is
+``\\boxed{ move }``. The warm-up stands in for instruction tuning, and only for that:
+
+- agent: contexts from real episodes of rendered environments (with and without a hint), answered
+  with a move drawn uniformly, so the model learns "answer with a move in this format" and nothing
+  about which move (every code is as likely as any other);
+- designer: its real prompts, answered with a design whose every slot is drawn uniformly, so it
+  learns the ``slot=value`` syntax and nothing about which designs pass the checker.
+
+What the run then shows (valid designs, rules learnt, regret) comes from self-play alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.errors import EnvRuntimeError
+from spade_train.designer.prompts import DesignerPrompt
+from spade_train.embedded.signal_language import (
+    AGENT_ACTION,
+    AGENT_SYSTEM,
+    CLASS_NAME,
+    MOVES,
+    SignalDesignLanguage,
+    all_designs,
+    random_design,
+    render_environment,
+)
+from spade_train.hints import inject_hint
+from spade_train.policies.base import Message
+
+
+@dataclass(frozen=True)
+class WarmupExample:
+    messages: list[Message]
+    target: str
+
+
+def agent_examples(
+    backend: ExecutionBackend, rng: random.Random, count: int, *, designs: int = 24, episodes_per_design: int = 40,
+) -> list[WarmupExample]:
+    """Contexts from real episodes of rendered environments, each answered with a uniformly random move.
+
+    The episodes are played with random moves, so the contexts include later turns ("correct ...",
+    "wrong ...") and hinted first observations, as rollouts will show them.
+    """
+    contexts: list[WarmupExample] = []
+    candidates = all_designs()
+    rng.shuffle(candidates)
+    for design in candidates[:designs]:
+        try:
+            with backend.open_session(render_environment(design), class_name=CLASS_NAME) as session:
+                for _ in range(episodes_per_design):
+                    first = session.reset(rng.randrange(2**31)).observation
+                    shown = inject_hint(first, design.hint) if rng.random() < 0.5 else first
+                    messages: list[Message] = [{"role": "system", "content": AGENT_SYSTEM},
+                                               {"role": "user", "content": shown}]
+                    for _ in range(design.length + design.lives):
+                        action = AGENT_ACTION.format(move=rng.choice(MOVES))
+                        contexts.append(WarmupExample(messages=list(messages), target=action))
+                        step = session.step(action)
+                        if step.done:
+                            break
+                        messages += [{"role": "assistant", "content": action},
+                                     {"role": "user", "content": step.observation}]
+        except EnvRuntimeError:
+            continue  # a design whose reset raises has no episodes to learn the format from
+    return [rng.choice(contexts) for _ in range(count)] if contexts else []
+
+
+def designer_examples(skills: Sequence[str], rng: random.Random, count: int) -> list[WarmupExample]:
+    """Designer prompts (with random example designs, as memory would show) answered with random designs."""
+    language = SignalDesignLanguage()
+    examples = []
+    for _ in range(count):
+        shown = [_FakeExample(render_environment(random_design(rng)), rng.choice(("positive", "negative")))
+                 for _ in range(rng.randrange(4))]
+        prompt = DesignerPrompt(kind="multi_turn_game", skill=rng.choice(list(skills)), examples=tuple(shown))
+        examples.append(WarmupExample(messages=language.messages(prompt), target=str(random_design(rng))))
+    return examples
+
+
+@dataclass(frozen=True)
+class _FakeExample:
+    """A memory example as ``DesignerPrompt`` expects one (only ``code`` and ``label`` are shown)."""
+
+    code: str
+    label: str
+    skill: str = "warm-up"
+    win_rate: float = 0.5
+    regret: float = 0.0
+
+
+def supervised_steps(
+    model: Any,
+    tokenizer: Any,
+    examples: Sequence[WarmupExample],
+    *,
+    steps: int,
+    batch_size: int,
+    learning_rate: float,
+    rng: random.Random,
+    on_step: Callable[[int, float], None] | None = None,
+) -> list[float]:
+    """Cross-entropy on the target tokens (and the end-of-turn token) only; returns the losses."""
+    import torch
+
+    if steps == 0 or not examples:
+        return []
+    encoded = []
+    for example in examples:
+        prompt = tokenizer.apply_chat_template(example.messages, add_generation_prompt=True, tokenize=False)
+        prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
+        target_ids = tokenizer(example.target, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+        encoded.append((prompt_ids, target_ids))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    pad = tokenizer.pad_token_id
+    losses = []
+    model.train()
+    for step in range(steps):
+        batch = [encoded[rng.randrange(len(encoded))] for _ in range(batch_size)]
+        width = max(len(p) + len(t) for p, t in batch)
+        ids = torch.full((len(batch), width), pad, dtype=torch.long)
+        labels = torch.full((len(batch), width), -100, dtype=torch.long)
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, (prompt_ids, target_ids) in enumerate(batch):
+            sequence = prompt_ids + target_ids
+            ids[row, : len(sequence)] = torch.tensor(sequence)
+            labels[row, len(prompt_ids): len(sequence)] = torch.tensor(target_ids)
+            mask[row, : len(sequence)] = 1
+        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        if on_step is not None:
+            on_step(step, losses[-1])
+    model.eval()
+    return losses

@@ -1,0 +1,169 @@
+"""``spade-train run``: configuration files, the embedded trainer end to end, checkpoints and resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spade_train.cli import main
+from spade_train.embedded.trainer import Checkpoints, training_samples
+from spade_train.loop import DesignAttempt, IterationResult
+from spade_train.policies.base import Generation
+from spade_train.rollout import AgentTurn, EnvEvaluation, Episode
+from spade_train.run_config import ConfigError, RunConfig, load_run_config, parse_run_config
+from spade_train.run_dir import RunDirectory
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIGS = sorted((REPO / "configs").glob("*.toml"))
+
+TINY_RUN = """
+[run]
+iterations = 2
+sandbox = "wasm"
+
+[model.tiny]
+hidden_size = 32
+num_layers = 1
+num_heads = 2
+
+[warmup]
+agent_steps = 4
+designer_steps = 4
+batch_size = 4
+
+[loop]
+envs_per_iteration = 4
+episodes_per_condition = 2
+validation_workers = 0
+
+[grpo]
+drop_zero_variance = false
+"""
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
+def test_every_shipped_config_loads(path):
+    assert isinstance(load_run_config(path), RunConfig)
+
+
+def test_config_errors_name_the_key_and_are_one_line(tmp_path):
+    with pytest.raises(ConfigError, match=r"loop\.envs_per_iteraton: Extra inputs are not permitted"):
+        parse_run_config({"loop": {"envs_per_iteraton": 3}})
+    with pytest.raises(ConfigError, match=r"run\.iterations: Input should be greater than or equal to 1"):
+        parse_run_config({"run": {"iterations": 0}})
+    with pytest.raises(ConfigError, match=r"^config: the signal design language writes multi_turn_game"):
+        parse_run_config({"loop": {"kinds": ["tool_use"]}})
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[run\niterations = 2\n")
+    with pytest.raises(ConfigError, match="is not valid TOML"):
+        load_run_config(broken)
+
+
+@pytest.mark.parametrize(("setup", "argv", "message"), [
+    ("", ["--config", "missing.toml"], "cannot read config"),
+    ("bad", ["--config", "bad.toml"], "loop.nonsense: Extra inputs are not permitted"),
+    ("", ["--config", "ok.toml", "--resume"], "has no checkpoints to resume from"),
+    ("existing", ["--config", "ok.toml"], "already holds a run; pass --resume"),
+    ("", ["--config", "ok.toml", "--iterations", "0"], "--iterations must be at least 1"),
+])
+def test_run_usage_errors_are_one_line_exit_2(tmp_path, monkeypatch, capsys, setup, argv, message):
+    monkeypatch.chdir(tmp_path)
+    Path("ok.toml").write_text(TINY_RUN)
+    Path("bad.toml").write_text("[loop]\nnonsense = 1\n")
+    if setup == "existing":
+        Path("out").mkdir()
+        Path("out/metrics.jsonl").write_text('{"step": 1}\n')
+    assert main(["run", *argv, "--out", "out"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_embedded_run_trains_checkpoints_and_resumes(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY_RUN)
+    out = tmp_path / "run"
+    assert main(["run", "--config", str(config), "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [row["step"] for row in rows] == [1, 2]
+    assert all(row["designs"] == 4 and "train_agent_loss" in row and "valid_rate" in row for row in rows)
+    assert sum(row["train_designer_samples"] + row["train_agent_samples"] for row in rows) > 0
+    assert (out / "plots" / "curves.png").stat().st_size > 10_000
+    assert json.loads((out / "pool" / "manifest.json").read_text())["entries"] is not None
+    resolved = json.loads((out / "config.json").read_text())
+    assert resolved["loop"]["envs_per_iteration"] == 4 and resolved["grpo"]["learning_rate"] > 0
+    state = json.loads((out / "checkpoints" / "latest" / "trainer_state.json").read_text())
+    assert state["step"] == 2 and state["loop"]["slot"] == 8
+    assert (out / "checkpoints" / "latest" / "optimizer.pt").is_file()
+    assert len((out / "attempts.jsonl").read_text().splitlines()) == 8
+
+    assert main(["run", "--config", str(config), "--out", str(out), "--resume", "--iterations", "3"]) == 0
+    assert "resuming after iteration 2" in capsys.readouterr().out
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [row["step"] for row in rows] == [1, 2, 3]
+    assert json.loads((out / "checkpoints" / "latest" / "trainer_state.json").read_text())["step"] == 3
+
+
+def test_resume_drops_records_of_iterations_after_the_checkpoint(tmp_path):
+    run = RunDirectory(tmp_path)
+    (tmp_path / "metrics.jsonl").write_text("".join(json.dumps({"step": s}) + "\n" for s in (1, 2, 3)) + '{"st')
+    (tmp_path / "attempts.jsonl").write_text("".join(json.dumps({"step": s}) + "\n" for s in (1, 2, 2, 3)))
+    run.truncate_records(after_step=2)
+    assert [row["step"] for row in run.metrics()] == [1, 2]
+    assert len((tmp_path / "attempts.jsonl").read_text().splitlines()) == 3
+
+
+def test_a_checkpoint_interrupted_mid_swap_is_still_found(tmp_path):
+    checkpoints = Checkpoints(RunDirectory(tmp_path))
+    assert checkpoints.find() is None
+    checkpoints.previous.mkdir(parents=True)
+    (checkpoints.previous / "trainer_state.json").write_text('{"step": 4}')
+    assert checkpoints.find() == checkpoints.previous  # killed between the two renames
+    checkpoints.latest.mkdir()
+    (checkpoints.latest / "trainer_state.json").write_text('{"step": 5}')
+    assert checkpoints.find() == checkpoints.latest
+
+
+# ------------------------------------------------------------------------------ samples
+def _generation(token: int) -> Generation:
+    return Generation(text="x", prompt_token_ids=[1, 2], completion_token_ids=[token, 9],
+                      completion_logprobs=[-0.5, -0.1])
+
+
+def _episode(won: bool, hinted: bool, turns: int = 1) -> Episode:
+    episode = Episode(seed=0, hinted=hinted, messages=[])
+    episode.turns = [AgentTurn("obs", _generation(5), 0.0) for _ in range(turns)]
+    episode.episode_return = 1.0 if won else 0.0
+    return episode
+
+
+def _attempt(skill: str, reward: float, evaluation: EnvEvaluation | None) -> DesignAttempt:
+    from spade_envs.spec.models import EnvSpec
+
+    attempt = DesignAttempt(kind="multi_turn_game", skill=skill, prompt=[], generation=_generation(7))
+    attempt.reward = reward
+    if evaluation is not None:
+        attempt.spec = EnvSpec(id="env-" + skill.encode().hex()[:16].ljust(16, "0"), class_name="XEnv",
+                               kind="multi_turn_game", skill=skill, max_turns=5)
+        attempt.evaluation = evaluation
+    return attempt
+
+
+def test_training_samples_use_role_groups_and_drop_flat_ones():
+    mixed = EnvEvaluation(hinted=[_episode(True, True, turns=2), _episode(False, True)],
+                          unhinted=[_episode(False, False), _episode(False, False)])
+    attempts = [_attempt("Logic", 0.3, mixed), _attempt("Logic", -0.3, None), _attempt("Pattern", 0.0, None)]
+    batch = training_samples(IterationResult(step=1, attempts=attempts, seconds=0.0))
+    # Unhinted plays all lost (a flat group: dropped); the single "Pattern" design is a flat group too.
+    assert batch.designer == 2 and batch.zero_variance_groups == 2
+    assert batch.agent == 3  # the winning hinted episode has two turns, each a sample
+    agent = [s for s in batch.samples if s.role == "agent"]
+    assert sorted(s.advantage for s in agent) == pytest.approx([-1.0, 1.0, 1.0])
+    designer = [s for s in batch.samples if s.role == "designer"]
+    assert sorted(s.advantage for s in designer) == pytest.approx([-0.3, 0.3])
+    only_unhinted = training_samples(IterationResult(1, attempts, 0.0), agent_conditions=("unhinted",),
+                                     train_designer=False)
+    assert only_unhinted.samples == [] and only_unhinted.zero_variance_groups == 1
