@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -36,6 +38,15 @@ class _WorkerState:
 def _init_worker(backend_name: str, limits: ExecutionLimits, config: ValidatorConfig) -> None:
     _WorkerState.backend = create_backend(backend_name, limits)
     _WorkerState.config = config
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True, name="parent-watch").start()
+
+
+def _exit_with_parent(parent: int, interval_s: float = 1.0) -> None:
+    """End this worker when the process that started it is gone (killed, not shut down cleanly):
+    an idle worker of a spawn pool would otherwise live on, orphaned, holding its sandbox's memory."""
+    while os.getppid() == parent:
+        time.sleep(interval_s)
+    os._exit(0)
 
 
 def _run_job(job: ValidationJob) -> ValidationReport:
