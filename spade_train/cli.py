@@ -162,6 +162,9 @@ def train_run(args: argparse.Namespace, out: TextIO) -> int:
     if config.run.backend == "openrlhf":
         raise UsageError("the openrlhf backend is launched with spade-train launch (issue in progress); "
                          "set run.backend = \"embedded\" to train on this machine")
+    if config.model.path is not None and not Path(config.model.path).is_dir():
+        raise UsageError(f"model.path {config.model.path} is not a directory; point it at a local transformers "
+                         "checkpoint (models are never downloaded at run time)")
     if args.resume and not (args.out / "checkpoints").is_dir():
         raise UsageError(f"--resume: {args.out} has no checkpoints to resume from; drop --resume to start a run")
     if not args.resume and (args.out / "metrics.jsonl").exists():

@@ -46,9 +46,13 @@ def test_every_design_renders_to_a_module_that_reads_back_to_it():
     assert design_of_code("class OtherEnv: pass") is None
 
 
-def test_codes_disagree_on_every_colour():
-    for index, _ in enumerate(COLOURS):
-        assert len({moves[index] for moves in CODES.values()}) == len(CODES)
+def test_codes_overlap_but_no_two_are_the_same():
+    def differences(a, b):
+        return sum(x != y for x, y in zip(CODES[a], CODES[b]))
+
+    names = list(CODES)
+    assert all(differences(a, b) >= 2 for i, a in enumerate(names) for b in names[i + 1:])
+    assert differences("ash", "yew") == len(COLOURS)  # a code the agent must relearn entirely
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from spade_train.policies.base import Generation
 from spade_train.rollout import AgentTurn, EnvEvaluation, Episode
 from spade_train.run_config import ConfigError, RunConfig, load_run_config, parse_run_config
 from spade_train.run_dir import RunDirectory
+from tests.tiny_model import tiny_model_dir  # noqa: F401 - a session fixture
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS = sorted((REPO / "configs").glob("*.toml"))
@@ -67,6 +68,7 @@ def test_config_errors_name_the_key_and_are_one_line(tmp_path):
     ("", ["--config", "ok.toml", "--resume"], "has no checkpoints to resume from"),
     ("existing", ["--config", "ok.toml"], "already holds a run; pass --resume"),
     ("", ["--config", "ok.toml", "--iterations", "0"], "--iterations must be at least 1"),
+    ("", ["--config", str(REPO / "configs" / "transformers-local.toml")], "is not a directory"),
 ])
 def test_run_usage_errors_are_one_line_exit_2(tmp_path, monkeypatch, capsys, setup, argv, message):
     monkeypatch.chdir(tmp_path)
@@ -167,3 +169,35 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
     only_unhinted = training_samples(IterationResult(1, attempts, 0.0), agent_conditions=("unhinted",),
                                      train_designer=False)
     assert only_unhinted.samples == [] and only_unhinted.zero_variance_groups == 1
+
+
+def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir):  # noqa: F811
+    """The recipe for real models, exercised with the tiny random model: it writes no valid code, and the
+    run still completes every iteration, training on what it got."""
+    config = tmp_path / "python.toml"
+    config.write_text(f"""
+[run]
+iterations = 1
+[model]
+path = "{tiny_model_dir}"
+[design]
+language = "python"
+hinter = "model"
+[loop]
+envs_per_iteration = 2
+episodes_per_condition = 1
+validation_workers = 0
+return_mode = "terminal_clipped"
+[sampling]
+designer_max_tokens = 12
+agent_max_tokens = 4
+[grpo]
+drop_zero_variance = false
+""")
+    out = tmp_path / "run"
+    assert main(["run", "--config", str(config), "--out", str(out)]) == 0
+    row = json.loads((out / "metrics.jsonl").read_text().splitlines()[0])
+    assert row["designs"] == 2 and row["valid_rate"] == 0.0
+    attempts = [json.loads(line) for line in (out / "attempts.jsonl").read_text().splitlines()]
+    # The full designer prompt is longer than the tiny model's context: each call fails, and is recorded.
+    assert all(a["rejection"] for a in attempts) and len(attempts) == 2

@@ -39,12 +39,14 @@ COLOURS = ("red", "green", "blue", "gold")
 MOVES = ("left", "right", "up", "down")
 CODES: dict[str, tuple[str, str, str, str]] = {
     "ash": ("left", "right", "up", "down"),
-    "elm": ("right", "left", "down", "up"),
-    "oak": ("up", "down", "left", "right"),
-    "yew": ("down", "up", "right", "left"),
+    "elm": ("left", "right", "down", "up"),
+    "oak": ("right", "left", "up", "down"),
+    "yew": ("right", "left", "down", "up"),
 }
-"""Each code's move for each colour (in ``COLOURS`` order). For any colour the four codes give four
-different moves, so without knowing the code a move is a guess."""
+"""Each code's move for each colour (in ``COLOURS`` order). Codes overlap: two of them agree on two
+colours and differ on the others (ash and yew differ everywhere), so an agent that has learnt one code
+partly succeeds on its neighbours. That partial success is what lets the designer find designs at the
+edge of the agent's ability, and what makes the hint worth reading."""
 
 SLOTS: dict[str, tuple[str, ...]] = {
     "code": tuple(CODES),

@@ -185,6 +185,14 @@ class Checkpoints:
         return self.latest
 
 
+def _to_device(model: Any, *, tiny: bool) -> Any:
+    """The tiny model stays on the CPU it was built for; a real checkpoint goes to the GPU if there is one
+    (one device: this trainer is not sharded; use the OpenRLHF backend for more)."""
+    import torch
+
+    return model if tiny else model.to("cuda" if torch.cuda.is_available() else "cpu")
+
+
 # ---------------------------------------------------------------------------------- the run
 class EmbeddedRun:
     """A whole ``spade-train run`` on the embedded backend."""
@@ -200,13 +208,13 @@ class EmbeddedRun:
 
         found = self.checkpoints.find() if resume else None
         if found is not None:
-            model = AutoModelForCausalLM.from_pretrained(found)
+            model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=self.config.model.path is None)
             tokenizer = load_tokenizer(found)
             state = json.loads((found / STATE_FILE).read_text(encoding="utf-8"))
             return model.eval(), tokenizer, state, found
         if self.config.model.path is not None:
-            return (AutoModelForCausalLM.from_pretrained(self.config.model.path).eval(),
-                    load_tokenizer(self.config.model.path), None, None)
+            model = _to_device(AutoModelForCausalLM.from_pretrained(self.config.model.path), tiny=False)
+            return model.eval(), load_tokenizer(self.config.model.path), None, None
         tokenizer = train_word_tokenizer(vocabulary_text((*self.config.loop.skills, *DEFAULT_GAME_SKILLS)))
         return build_causal_lm(tokenizer, self.config.model.tiny), tokenizer, None, None
 

@@ -72,8 +72,10 @@ class GRPOTrainer:
         for row, seq in enumerate(sequences):
             ids[row, : len(seq)] = torch.tensor(seq, dtype=torch.long)
             mask[row, : len(seq)] = 1
-        temperatures = torch.tensor([s.temperature or self.config.temperature for s in samples]).view(-1, 1, 1)
-        logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / temperatures
+        device = next(self.model.parameters()).device
+        ids, mask = ids.to(device), mask.to(device)
+        temperatures = torch.tensor([s.temperature or self.config.temperature for s in samples], device=device)
+        logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / temperatures.view(-1, 1, 1)
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         picked = logprobs.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
         return [
@@ -111,9 +113,9 @@ class GRPOTrainer:
         total, clipped = 0.0, 0
         for start in range(0, len(batch), self.config.micro_batch):
             chunk = batch[start : start + self.config.micro_batch]
-            loss = torch.zeros(())
+            loss = torch.zeros((), device=next(self.model.parameters()).device)
             for sample, logp in zip(chunk, self.token_logprobs(chunk)):
-                old = torch.tensor(sample.old_logprobs, dtype=torch.float32)
+                old = torch.tensor(sample.old_logprobs, dtype=torch.float32, device=logp.device)
                 ratio = torch.exp(logp - old)
                 advantage = torch.full_like(ratio, sample.advantage)
                 bounded = torch.clamp(ratio, 1 - self.config.clip_low, 1 + self.config.clip_high)
