@@ -325,6 +325,7 @@ class SelfPlayLoop:
                 hinted_returns=evaluation.returns(True) if evaluation is not None else (),
                 unhinted_returns=evaluation.returns(False) if evaluation is not None else (),
                 skill=attempt.skill,
+                malformed=attempt.generation.ok and attempt.code is None,
             )
         batch = score_designer_batch([a.outcome for a in attempts if a.outcome is not None], self.config.rewards,
                                      self.emas)

@@ -307,6 +307,8 @@ class EnvOutcome:
     """Centering and the EMA are per skill, so every outcome must name one."""
     env_id: str = ""
     """Free-form identifier for logs; not used in any computation."""
+    malformed: bool = False
+    """True when the designer's reply held no environment at all (nothing to validate)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hinted_returns", _episode_returns(self.hinted_returns, "hinted returns"))
@@ -343,6 +345,10 @@ class DesignerRewardConfig:
     floor_regret: bool = True
     invalid_reward: float = INVALID_ENV_REWARD
     timeout_reward: float = STEP_TIMEOUT_REWARD
+    malformed_reward: float = INVALID_ENV_REWARD
+    """For a reply with no environment in it. The reference treats it as any invalid environment (0);
+    a small penalty below that keeps a designer from drifting out of its reply format, a state with
+    no way back (every reply then scores the same, so there is nothing to learn from)."""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -358,6 +364,7 @@ class DesignerRewardConfig:
             "regret_scale",
             "invalid_reward",
             "timeout_reward",
+            "malformed_reward",
         )
         for name in numeric_fields:
             _finite(getattr(self, name), name)
@@ -387,6 +394,8 @@ def designer_reward(
     """
     if outcome.timed_out:
         return config.timeout_reward
+    if outcome.malformed:
+        return config.malformed_reward
     if not outcome.valid:
         return config.invalid_reward
 

@@ -75,6 +75,10 @@ class LoopSection(_Section):
         default_factory=lambda: ["multi_turn_game"])
     max_turns: int = Field(25, ge=1)
     reward: Literal["regret_based", "blend", "learning_potential", "solve_rate"] = "blend"
+    malformed_reward: float = Field(-0.2, le=0)
+    """Designer reward for a reply with no environment in it (the reference: 0, like any invalid one).
+    Below zero it keeps the designer from drifting out of its reply format, from which there is no
+    way back."""
     repair_turns: int = Field(0, ge=0)
     fuzz_examples: int = Field(0, ge=0)
     """Fuzz examples per design (0 leaves the fuzz tier out)."""

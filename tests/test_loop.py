@@ -55,6 +55,7 @@ def test_iteration_validates_plays_scores_and_remembers(tmp_path):
     assert broken.rejection == "invalid environment" and "imports" in {f.check for f in broken.report.failures}
     assert empty.rejection.startswith("unparseable")
     assert good.raw_reward > 0 and broken.raw_reward == 0.0 == empty.raw_reward
+    assert empty.outcome.malformed and not broken.outcome.malformed  # no code at all vs. code that fails
     assert result.metrics["valid_rate"] == pytest.approx(1 / 3) and result.metrics["regret_mean"] == pytest.approx(1.0)
     assert "<REFERENCE_DOCUMENT>" in good.prompt[-1]["content"]
     stats = memory.latest_stats(good.spec.id)

@@ -586,3 +586,13 @@ def test_bootstrap_ci_stays_within_the_possible_regrets(hinted, unhinted, seed):
     assert low <= high + 1e-12
     assert min(hinted) - max(unhinted) - 1e-9 <= low
     assert high <= max(hinted) - min(unhinted) + 1e-9
+
+
+def test_a_reply_without_an_environment_can_cost_more_than_an_invalid_one():
+    malformed = EnvOutcome(valid=False, timed_out=False, hinted_returns=(), unhinted_returns=(), skill="s",
+                           malformed=True)
+    invalid = EnvOutcome(valid=False, timed_out=False, hinted_returns=(), unhinted_returns=(), skill="s")
+    reference = DesignerRewardConfig(variant="blend")
+    assert designer_reward(malformed, reference) == designer_reward(invalid, reference) == 0.0
+    strict = DesignerRewardConfig(variant="blend", malformed_reward=-0.2)
+    assert designer_reward(malformed, strict) == -0.2 and designer_reward(invalid, strict) == 0.0

@@ -78,7 +78,7 @@ def loop_config(config: RunConfig) -> LoopConfig:
             sampling=SamplingParams(temperature=sampling.temperature, max_tokens=sampling.agent_max_tokens),
             system_prompt=AGENT_SYSTEM if config.design.language == "signal" else None,
             return_mode=config.loop.return_mode),
-        rewards=DesignerRewardConfig(variant=loop.reward),
+        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward),
         use_corpus=loop.use_corpus,
         use_memory=loop.use_memory,
         duplicate_threshold=loop.duplicate_threshold,
