@@ -33,6 +33,7 @@ test: setup
 
 schemas: setup
 	$(BIN)/spade-envs schema --out schemas
+	$(BIN)/spade-train schema --out schemas
 
 lint: setup
 	$(BIN)/ruff check spade_envs spade_train spade_eval tests benchmarks

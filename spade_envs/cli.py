@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from spade_envs.checks.batch import ValidationJob, default_jobs, validate_many
 from spade_envs.checks.catalogue import TIERS
@@ -24,8 +24,8 @@ from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return
-from spade_envs.fileio import write_atomically
 from spade_envs.episodes import compare_episodes, play_scripted
+from spade_envs.fileio import write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.pool import PoolError, is_pool_dir, read_pool, write_pool
 from spade_envs.registry import bundled_registry
@@ -270,16 +270,21 @@ def _first_error(error: Exception) -> str:
 
 # ---------------------------------------------------------------------- schema and list
 def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
-    directory = Path(args.out)
-    if args.check:
-        stale = stale_schemas(directory)
+    return schema_command(Path(args.out), args.check, out, program="spade-envs")
+
+
+def schema_command(directory: Path, check: bool, out: TextIO, *, program: str,
+                   models: dict[str, type[BaseModel]] | None = None) -> int:
+    """Write (or with ``check``, only compare) the JSON Schemas of ``models``; shared by both CLIs."""
+    if check:
+        stale = stale_schemas(directory, models)
         if stale:
-            out.write(f"stale schemas in {directory}: {', '.join(stale)}; run spade-envs schema --out {directory}\n")
+            out.write(f"stale schemas in {directory}: {', '.join(stale)}; run {program} schema --out {directory}\n")
             return EXIT_INVALID
         out.write(f"schemas in {directory} are up to date\n")
         return EXIT_OK
     try:
-        out.writelines(f"wrote {path}\n" for path in write_schemas(directory))
+        out.writelines(f"wrote {path}\n" for path in write_schemas(directory, models))
     except OSError as error:
         raise UsageError(f"cannot write schemas to {directory}: {error.strerror or error}") from None
     return EXIT_OK

@@ -20,6 +20,7 @@ from typing import TextIO
 
 from spade_envs.checks.batch import default_jobs
 from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.cli import schema_command
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import backend_names, create_backend
@@ -34,7 +35,7 @@ from spade_train.policies.factory import create_policy
 from spade_train.progress import progress_bar
 from spade_train.rewards import VARIANTS, DesignerRewardConfig
 from spade_train.rollout import RolloutConfig
-from spade_train.run_config import ConfigError, load_run_config
+from spade_train.run_config import TRAIN_SCHEMA_MODELS, ConfigError, load_run_config
 from spade_train.run_dir import RunDirectory
 
 
@@ -73,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="continue the run in --out from its latest checkpoint")
     run.add_argument("--iterations", type=int, help="override run.iterations")
     run.add_argument("--sandbox", choices=backend_names(), help="override run.sandbox")
+
+    schema = commands.add_parser("schema", help="write the JSON Schema of the run configuration file")
+    schema.add_argument("--out", type=Path, default=Path("schemas"), help="directory (default: schemas)")
+    schema.add_argument("--check", action="store_true", help="only report whether the file is stale")
     return parser
 
 
@@ -187,6 +192,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "run":
             return train_run(args, stream)
+        if args.command == "schema":
+            return schema_command(args.out, args.check, stream, program="spade-train", models=TRAIN_SCHEMA_MODELS)
         config = loop_config_from_args(args)
         api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
         if args.api_key_env and api_key is None:

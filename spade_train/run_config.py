@@ -146,6 +146,10 @@ class RunConfig(_Section):
         return self
 
 
+TRAIN_SCHEMA_MODELS: dict[str, type[BaseModel]] = {"run_config": RunConfig}
+"""The models whose JSON Schemas ``spade-train schema`` writes to ``schemas/``."""
+
+
 class ConfigError(ValueError):
     """A configuration file that cannot be used; the message is one line naming the problem."""
 

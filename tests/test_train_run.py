@@ -201,3 +201,9 @@ drop_zero_variance = false
     attempts = [json.loads(line) for line in (out / "attempts.jsonl").read_text().splitlines()]
     # The full designer prompt is longer than the tiny model's context: each call fails, and is recorded.
     assert all(a["rejection"] for a in attempts) and len(attempts) == 2
+
+
+def test_committed_run_config_schema_is_current(capsys):
+    assert main(["schema", "--out", str(REPO / "schemas"), "--check"]) == 0, "regenerate with `make schemas`"
+    schema = json.loads((REPO / "schemas" / "run_config.schema.json").read_text())
+    assert schema["additionalProperties"] is False and "loop" in schema["properties"]
