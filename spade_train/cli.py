@@ -165,7 +165,7 @@ def train_run(args: argparse.Namespace, out: TextIO) -> int:
     if overrides:
         config = config.model_copy(update={"run": config.run.model_copy(update=overrides)})
     if config.run.backend == "openrlhf":
-        raise UsageError("the openrlhf backend is launched with spade-train launch (issue in progress); "
+        raise UsageError("run.backend = \"openrlhf\" is not available yet; "
                          "set run.backend = \"embedded\" to train on this machine")
     if config.model.path is not None and not Path(config.model.path).is_dir():
         raise UsageError(f"model.path {config.model.path} is not a directory; point it at a local transformers "

@@ -172,8 +172,8 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
 
 
 def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir):  # noqa: F811
-    """The recipe for real models, exercised with the tiny random model: it writes no valid code, and the
-    run still completes every iteration, training on what it got."""
+    """The recipe for real models, exercised with the tiny random model: it writes no valid code (its
+    context is too short for the designer prompt), and the run still completes, recording each failure."""
     config = tmp_path / "python.toml"
     config.write_text(f"""
 [run]

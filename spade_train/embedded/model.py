@@ -28,7 +28,7 @@ CHATML_TEMPLATE = (
 
 
 class TinyModelConfig(BaseModel):
-    """Shape of the model built for the embedded run (a few hundred thousand parameters by default)."""
+    """Shape of the model built for the embedded run (175 thousand parameters by default)."""
 
     model_config = ConfigDict(extra="forbid")
 

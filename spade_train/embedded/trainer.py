@@ -235,9 +235,33 @@ class EmbeddedRun:
         progress.close()
         return {"warmup_loss_first": losses[0], "warmup_loss_last": losses[-1]} if losses else {}
 
+    # -------------------------------------------------------------- one update
+    def _update(self, trainer: GRPOTrainer, policy: TransformersPolicy, result: IterationResult) -> dict[str, float]:
+        """Train both roles on one iteration's samples; returns the training metrics for its row."""
+        config = self.config
+        started = time.perf_counter()
+        batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
+                                 train_designer=config.loop.train_designer,
+                                 drop_zero_variance=config.grpo.drop_zero_variance,
+                                 temperatures={"designer": config.sampling.designer_temperature,
+                                               "agent": config.sampling.temperature})
+        metrics: dict[str, float] = {}
+        for role in ("designer", "agent"):
+            # One update per role: a role's group-centred advantages then cancel exactly when its
+            # samples are identical (a designer repeating one design), instead of a mini-batch holding
+            # only part of the group and pushing it at random.
+            with policy.lock:
+                stats = trainer.step([sample for sample in batch.samples if sample.role == role])
+            metrics.update({f"train_{role}_{key}": value for key, value in stats.items()})
+        metrics.update(train_agent_samples=float(batch.agent), train_designer_samples=float(batch.designer),
+                       zero_variance_groups=float(batch.zero_variance_groups),
+                       train_seconds=time.perf_counter() - started)
+        return metrics
+
     # -------------------------------------------------------------- main
     async def train(self, *, resume: bool = False) -> Path | None:
         import torch
+
         config = self.config
         quiet_transformers()
         model, tokenizer, state, found = self._load_or_build(resume)
@@ -279,23 +303,7 @@ class EmbeddedRun:
                 for step in progress:
                     torch.manual_seed(config.run.seed * 1_000_003 + step)  # sampling draws from the global RNG
                     result = await loop.run_iteration(step)
-                    started = time.perf_counter()
-                    batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
-                                             train_designer=config.loop.train_designer,
-                                             drop_zero_variance=config.grpo.drop_zero_variance,
-                                             temperatures={"designer": config.sampling.designer_temperature,
-                                                           "agent": config.sampling.temperature})
-                    extra: dict[str, float] = {}
-                    for role in ("designer", "agent"):
-                        # One update per role: a role's group-centred advantages then cancel exactly
-                        # when its samples are identical (a designer repeating one design), instead
-                        # of a mini-batch holding only part of the group and pushing it at random.
-                        with policy.lock:
-                            stats = trainer.step([sample for sample in batch.samples if sample.role == role])
-                        extra.update({f"train_{role}_{key}": value for key, value in stats.items()})
-                    extra.update(train_agent_samples=float(batch.agent), train_designer_samples=float(batch.designer),
-                                 zero_variance_groups=float(batch.zero_variance_groups),
-                                 train_seconds=time.perf_counter() - started)
+                    extra = self._update(trainer, policy, result)
                     row = self.run.record(result, extra)
                     if step % config.run.checkpoint_every == 0 or step == config.run.iterations:
                         self.checkpoints.save(model, tokenizer, trainer.optimizer,

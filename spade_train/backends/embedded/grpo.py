@@ -113,7 +113,7 @@ class GRPOTrainer:
         total, clipped = 0.0, 0
         for start in range(0, len(batch), self.config.micro_batch):
             chunk = batch[start : start + self.config.micro_batch]
-            loss = torch.zeros((), device=next(self.model.parameters()).device)
+            terms = []
             for sample, logp in zip(chunk, self.token_logprobs(chunk)):
                 old = torch.tensor(sample.old_logprobs, dtype=torch.float32, device=logp.device)
                 ratio = torch.exp(logp - old)
@@ -121,7 +121,8 @@ class GRPOTrainer:
                 bounded = torch.clamp(ratio, 1 - self.config.clip_low, 1 + self.config.clip_high)
                 surrogate = torch.minimum(ratio * advantage, bounded * advantage)
                 clipped += int((ratio != bounded).sum())
-                loss = loss - surrogate.sum() / total_tokens
+                terms.append(surrogate.sum())
+            loss = -torch.stack(terms).sum() / total_tokens  # token-level mean over the mini-batch
             loss.backward()
             total += float(loss.detach())
         return total, clipped, total_tokens
