@@ -38,8 +38,9 @@ class TinyModelConfig(BaseModel):
     num_heads: int = Field(4, ge=1)
     max_positions: int = Field(512, ge=32)
     initializer_range: float = Field(0.1, gt=0)
-    """Std of the initial weights. Larger than the usual 0.02: a model this small, trained this briefly,
-    learns to attend to the right token several times faster from a less uniform start."""
+    """Std of the initial weights. Larger than the usual 0.02: in a supervised probe, this together with
+    ``rope_theta`` 1e4 (instead of Qwen2's 1e6) took the model from 19-33% to 100% accuracy in 200 steps
+    on a task that needs attention to two earlier tokens."""
     rope_theta: float = Field(10_000.0, gt=0)
     seed: int = 0
 
