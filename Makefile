@@ -14,11 +14,17 @@ setup: $(STAMP)
 # requirement would pull a multi-GB CUDA build. The train extra's range is then already satisfied.
 TORCH ?= torch==2.13.0
 
+# Packages installed without their declared dependencies, because those pull GPU builds or heavy stacks
+# that their importable parts do not need (OpenRLHF: flash-attn, deepspeed, vllm; bfcl-eval: numpy pin,
+# sentence-transformers). Their light runtime dependencies are in pyproject's extras.
+NO_DEPS_PACKAGES :=
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,train,eval]"
+	$(if $(strip $(NO_DEPS_PACKAGES)),$(BIN)/python -m pip install --quiet --no-deps $(NO_DEPS_PACKAGES))
 	touch $(STAMP)
 
 # The main job: embedded self-play training on CPU (tiny model, real checker, sandbox, hints, regret,

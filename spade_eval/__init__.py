@@ -1,4 +1,1 @@
-"""``spade-eval``: evaluation of checkpoints on reasoning, tool-use and game benchmarks.
-
-Not built yet: the evaluation harness lands with its own issue.
-"""
+"""spade-eval: checkpoint evaluation on the paper's held-out benchmarks."""

@@ -1,0 +1,102 @@
+"""What a benchmark is to ``spade-eval``: items to load, and a way to score a policy on one item.
+
+Every suite (math, code, Reasoning Gym, BBEH, games, tool use) implements the same small protocol, so the
+runner, the generation cache, the results document and the report serve all of them with one piece of
+code. A benchmark owns its data format, its prompt and its scorer; it never owns the model: it receives a
+``Policy`` (``spade_train.policies``) and only calls ``generate`` on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from spade_train.policies.base import Generation, GenerationRequest, Policy, SamplingParams
+
+Generate = Callable[[GenerationRequest], Awaitable[Generation]]
+"""How a benchmark asks for a generation. The runner passes a cached ``policy.generate``: an interrupted
+run resumes without asking the model again for what it already answered."""
+
+
+class BenchmarkDataError(Exception):
+    """The benchmark's data is missing or malformed; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class EvalItem:
+    """One question, task or game of a benchmark."""
+
+    id: str
+    """Stable across runs: the generation cache and the comparison report key on it."""
+    payload: Any
+    """What the benchmark needs to pose and score the item (problem and answer, tests, game settings)."""
+
+
+@dataclass
+class SampleRecord:
+    """One attempt at an item: what the model said (last turn for multi-turn items) and its score."""
+
+    score: float
+    """In [0, 1] (1 = correct / win). Games score win 1, draw 0.5, loss 0."""
+    response: str = ""
+    extracted: str | None = None
+    """The answer the scorer read from the response, when there is one."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """Benchmark-specific numbers and labels (outcome, invalid_move, turns, error, ...)."""
+
+
+@dataclass
+class ItemRecord:
+    """Every sample of one item; the item's score is the mean over samples (avg@k / pass@1 over k)."""
+
+    id: str
+    samples: list[SampleRecord]
+    gold: Any = None
+
+    @property
+    def score(self) -> float:
+        return sum(s.score for s in self.samples) / len(self.samples) if self.samples else 0.0
+
+
+@runtime_checkable
+class Benchmark(Protocol):
+    """A benchmark ``spade-eval`` can run."""
+
+    name: str
+    """Stable name on the command line and in results (``aime24``, ``humaneval_plus``, ``tictactoe``)."""
+    suite: str
+    """``reasoning``, ``tool_use`` or ``games``."""
+    sampling: SamplingParams
+    """The paper's settings for this benchmark; the command line may override them."""
+    samples: int
+    """Samples per item by default (AIME: 64, GPQA: 8, most others: 1)."""
+
+    def load(self, data_dir: Path | None, limit: int | None) -> list[EvalItem]:
+        """The items, in a fixed order; ``limit`` keeps the first N. Raises ``BenchmarkDataError``."""
+        ...
+
+    async def run_item(self, item: EvalItem, generate: Generate, sampling: SamplingParams,
+                       samples: int) -> ItemRecord:
+        """Pose the item ``samples`` times and score each attempt."""
+        ...
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """Run-wide settings a benchmark factory may read (the command line fills them)."""
+
+    data_dir: Path | None = None
+    """Root of local benchmark data (``--data-dir``); each benchmark knows its own sub-path."""
+    sandbox: str = "wasm"
+    """Execution backend for anything model-written that runs (generated code, environments)."""
+    env_pool: Path | None = None
+    """A SPADE environment pool (exported by ``spade-train``) for the games suite; None: the bundled library."""
+    user_simulator: Policy | None = None
+    """The simulated user of multi-turn tool-use dialogues; None: the model under test plays it too."""
+    seed: int = 0
+
+
+BenchmarkFactory = Callable[[EvalOptions], Benchmark]
+"""Each suite module exposes ``BENCHMARKS: dict[str, BenchmarkFactory]``; the registry gathers them."""
