@@ -14,11 +14,11 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from spade_envs.checks.batch import ValidationPool
-from spade_envs.checks.validate import ValidatorConfig, validate_source
+from spade_envs.checks.validate import ValidatorConfig, combine_reports, validate_source
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import EnvRuntimeError
@@ -74,6 +74,11 @@ class LoopConfig:
     """Reject a design whose code an earlier attempt of the same iteration already wrote: only the first
     copy is validated and played, later copies earn nothing. A designer collapsing onto one environment
     then pays for every repeat, which keeps its batch diverse."""
+    fuzz_beside_play: bool = True
+    """Run the fuzz tier while the environment is hinted and played, not before: the tier is most of the
+    checker's time, and beside play it hides behind the model's generations instead of holding them up.
+    An environment that then fails it is discarded after play (no rollouts kept, the designer's reward
+    is an invalid one's) and gets no repair turn; the verdict is the same as with the tier run first."""
     reuse_verdicts: bool = True
     """Reuse the checker's report for code it has already judged in this process. The checker is
     deterministic (fixed seeds), so a repeated design needs no second validation; designers repeat
@@ -212,7 +217,7 @@ class SelfPlayLoop:
             if parsed.code is None:
                 feedback = f"No environment code found: {parsed.reason}. Reply with one ```python block."
             else:
-                attempt.report = await self._validate(parsed.code)
+                attempt.report = await self._validate(parsed.code, self._tiers_before_play())
                 if attempt.report.ok:
                     break
                 feedback = list(attempt.report.failures)
@@ -234,8 +239,23 @@ class SelfPlayLoop:
         if duplicate:
             attempt.rejection = f"near-duplicate of {duplicate}"
             return attempt
+        if self._tiers_before_play() is None:
+            await self._hint_and_play(attempt)
+            return attempt
+        fuzz = asyncio.create_task(self._validate(attempt.code, ("static", "fuzz")))
         await self._hint_and_play(attempt)
+        attempt.report = combine_reports(attempt.report, await fuzz)
+        if not attempt.report.ok:
+            attempt.rejection = "invalid environment (fuzz tier, run beside play)"
+            attempt.evaluation, attempt.regret, attempt.regret_ci = None, None, None
         return attempt
+
+    def _tiers_before_play(self) -> tuple[str, ...] | None:
+        """The tiers to pass before an environment is played; None: all of them (nothing runs beside)."""
+        tiers = self.config.validation.tiers
+        if not self.config.fuzz_beside_play or "fuzz" not in tiers:
+            return None
+        return tuple(tier for tier in tiers if tier != "fuzz")
 
     def _is_repeat(self, code: str) -> bool:
         if not self.config.reject_repeats:
@@ -245,16 +265,18 @@ class SelfPlayLoop:
         self._written_this_iteration.add(key)
         return seen
 
-    async def _validate(self, code: str) -> ValidationReport:
-        key = env_id_for(code)
+    async def _validate(self, code: str, tiers: tuple[str, ...] | None = None) -> ValidationReport:
+        """The checker's verdict on ``code`` for ``tiers`` (None: the configured ones), in a worker."""
+        key = env_id_for(code) + ("" if tiers is None else "/" + ",".join(tiers))
         cached = self._verdicts.get(key) if self.config.reuse_verdicts else None
         if cached is not None:
             self._verdicts.move_to_end(key)
             return cached
         if self.validation_pool is not None:
-            report = await self.validation_pool.validate(code)
+            report = await self.validation_pool.validate(code, tiers=tiers)
         else:
-            report = await asyncio.to_thread(validate_source, code, self.backend, config=self.config.validation)
+            config = self.config.validation if tiers is None else replace(self.config.validation, tiers=tiers)
+            report = await asyncio.to_thread(validate_source, code, self.backend, config=config)
         if self.config.reuse_verdicts:
             self._verdicts[key] = report
             while len(self._verdicts) > VERDICT_CACHE_SIZE:

@@ -10,7 +10,7 @@ import io
 import json
 import math
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from spade_envs.checks import validate_source
 from spade_envs.checks.difficulty import trivial_win_rates
 from spade_envs.checks.hints import find_hint_leak
-from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.checks.validate import ValidatorConfig, combine_reports
 from spade_envs.cli import main
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.tool_use import ToolUseBaseEnv
@@ -416,3 +416,20 @@ def test_a_moves_seen_set_surviving_reset_is_reported(inprocess) -> None:
     assert "self._said.add" in SEEN_SET_LEAK
     report = validate_source(SEEN_SET_LEAK, inprocess)
     assert {f.check for f in report.failures} & {"fuzz_reset_isolation", "fuzz_determinism"}
+
+
+def test_cheap_tiers_then_fuzz_combine_into_the_full_verdict(inprocess) -> None:
+    """The loop runs the fuzz tier after the others (beside play); the combined report must say what
+    one full validation says."""
+    source = _zoo("fuzz_words_do_not_count")
+    config = ValidatorConfig()
+    full = validate_source(source, inprocess, config=config)
+    cheap = validate_source(source, inprocess, config=replace(config, tiers=("static", "contract", "feasibility")))
+    fuzzed = validate_source(source, inprocess, config=replace(config, tiers=("static", "fuzz")))
+    combined = combine_reports(cheap, fuzzed)
+    assert cheap.ok and not combined.ok and not full.ok
+    assert [f.check for f in combined.failures] == [f.check for f in full.failures]
+    assert [(t.tier, t.status) for t in combined.tiers] == [(t.tier, t.status) for t in full.tiers]
+    assert {c.check: c.status for c in combined.checks} == {c.check: c.status for c in full.checks}
+    with pytest.raises(ValueError, match="different code"):
+        combine_reports(cheap, validate_source(_zoo("fuzz_post_win_reward"), inprocess, config=config))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
+from spade_envs.spec.models import env_id_for
 from spade_train.corpus import Corpus
 from spade_train.loop import LoopConfig, SelfPlayLoop
 from spade_train.memory import EnvironmentMemory
@@ -113,5 +116,27 @@ def test_a_design_repeated_within_an_iteration_is_played_once(tmp_path):
     repeats = [a for a in result.attempts if a.rejection and a.rejection.startswith("repeat")]
     assert len(played) == 1 and len(repeats) == 2
     assert played[0].raw_reward > 0 and all(a.raw_reward == 0.0 for a in repeats)
+    loop.close()
+    memory.close()
+
+
+FUZZ_ONLY_DEFECT = (Path(__file__).parent / "zoo" / "fuzz_post_win_reward.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("beside_play", [True, False])
+def test_fuzz_tier_beside_play_gives_the_same_verdict(tmp_path, beside_play):
+    """An environment that only the fuzz tier catches is rejected either way; run beside play, its
+    rollouts are dropped so nothing trains on an invalid environment."""
+    loop, memory = make_loop(tmp_path, [f"```python\n{FUZZ_ONLY_DEFECT}```", GOOD], envs=2)
+    loop.config = replace(loop.config, fuzz_beside_play=beside_play)
+    defect, good = asyncio.run(loop.run_iteration(step=1)).attempts
+    assert not defect.valid and defect.evaluation is None and defect.regret is None
+    assert "fuzz_post_episode" in {f.check for f in defect.report.failures}
+    assert {t.tier: t.status for t in defect.report.tiers}["fuzz"] == "failed"
+    assert defect.outcome.valid is False and defect.raw_reward == 0.0
+    assert good.valid and good.evaluation is not None
+    assert {t.tier: t.status for t in good.report.tiers} == dict.fromkeys(
+        ("static", "contract", "feasibility", "fuzz"), "passed")
+    assert memory.latest_stats(env_id_for(defect.code)) is None
     loop.close()
     memory.close()

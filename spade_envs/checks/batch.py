@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.runtime.backend import ExecutionBackend, create_backend
@@ -26,6 +26,8 @@ class ValidationJob:
     label: str
     source: str
     class_name: str | None = None
+    tiers: tuple[str, ...] | None = None
+    """Run only these tiers (None: the pool's configured ones)."""
 
 
 class _WorkerState:
@@ -50,9 +52,10 @@ def _exit_with_parent(parent: int, interval_s: float = 1.0) -> None:
 
 
 def _run_job(job: ValidationJob) -> ValidationReport:
-    assert _WorkerState.backend is not None
+    assert _WorkerState.backend is not None and _WorkerState.config is not None
+    config = _WorkerState.config if job.tiers is None else replace(_WorkerState.config, tiers=job.tiers)
     return validate_source(job.source, _WorkerState.backend, path=job.label, class_name=job.class_name,
-                           config=_WorkerState.config)
+                           config=config)
 
 
 def default_jobs(count: int) -> int:
@@ -92,10 +95,11 @@ class ValidationPool:
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
                                          initargs=(backend_name, limits, config))
 
-    async def validate(self, source: str, label: str | None = None) -> ValidationReport:
+    async def validate(self, source: str, label: str | None = None,
+                       tiers: tuple[str, ...] | None = None) -> ValidationReport:
         import asyncio
 
-        job = ValidationJob(label or "<generated>", source)
+        job = ValidationJob(label or "<generated>", source, tiers=tiers)
         return await asyncio.get_running_loop().run_in_executor(self._pool, _run_job, job)
 
     def close(self) -> None:

@@ -90,6 +90,36 @@ def validate_source(
     )
 
 
+def combine_reports(first: ValidationReport, second: ValidationReport) -> ValidationReport:
+    """One report from two validations of the same code that ran different tiers.
+
+    A caller that runs the cheap tiers first and the fuzz tier later, beside other work (the self-play
+    loop plays an environment while it is fuzzed), still keeps one verdict per environment: a check or
+    tier counts as failed if either run failed it, passed if either ran it, skipped otherwise.
+    """
+    if first.env_id != second.env_id:
+        raise ValueError(f"reports of different code cannot be combined: {first.env_id} vs {second.env_id}")
+
+    def merged(a: list, b: list, key: str) -> list:
+        by_name = {getattr(item, key): item for item in a}
+        for item in b:
+            name = getattr(item, key)
+            old = by_name.get(name)
+            if old is None or old.status == "skipped" or item.status == "failed":
+                by_name[name] = item
+        return list(by_name.values())
+
+    warnings = list(first.warnings) + [w for w in second.warnings if w not in first.warnings]
+    failures = list(first.failures) + [f for f in second.failures if f not in first.failures]
+    return first.model_copy(update={
+        "ok": not failures, "failures": failures, "warnings": warnings,
+        "checks": merged(first.checks, second.checks, "check"), "tiers": merged(first.tiers, second.tiers, "tier"),
+        "class_name": first.class_name or second.class_name,
+        "fuzz_examples": max(first.fuzz_examples, second.fuzz_examples),
+        "duration_s": round(first.duration_s + second.duration_s, 4),
+    })
+
+
 def validate_file(path: Path, backend: ExecutionBackend, config: ValidatorConfig | None = None) -> ValidationReport:
     """Validate one file; the caller checks that it exists and is readable text."""
     return validate_source(path.read_text(encoding="utf-8"), backend, path=str(path), config=config)
