@@ -348,6 +348,7 @@ class SelfPlayLoop:
                 unhinted_returns=evaluation.returns(False) if evaluation is not None else (),
                 skill=attempt.skill,
                 malformed=attempt.generation.ok and attempt.code is None,
+                repeat=attempt.repeat,
             )
         batch = score_designer_batch([a.outcome for a in attempts if a.outcome is not None], self.config.rewards,
                                      self.emas)

@@ -309,6 +309,8 @@ class EnvOutcome:
     """Free-form identifier for logs; not used in any computation."""
     malformed: bool = False
     """True when the designer's reply held no environment at all (nothing to validate)."""
+    repeat: bool = False
+    """True when the design repeats one written earlier in the same batch (it was not played)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hinted_returns", _episode_returns(self.hinted_returns, "hinted returns"))
@@ -349,6 +351,10 @@ class DesignerRewardConfig:
     """For a reply with no environment in it. The reference treats it as any invalid environment (0);
     a small penalty below that keeps a designer from drifting out of its reply format, a state with
     no way back (every reply then scores the same, so there is nothing to learn from)."""
+    repeat_reward: float = INVALID_ENV_REWARD
+    """For a design that repeats one written earlier in the same batch (``LoopConfig.reject_repeats``).
+    Below zero it makes a designer collapsing onto one design pay for every copy: a collapsed batch
+    would otherwise score all alike, leaving nothing to learn from, while the agent memorises it."""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -365,6 +371,7 @@ class DesignerRewardConfig:
             "invalid_reward",
             "timeout_reward",
             "malformed_reward",
+            "repeat_reward",
         )
         for name in numeric_fields:
             _finite(getattr(self, name), name)
@@ -396,6 +403,8 @@ def designer_reward(
         return config.timeout_reward
     if outcome.malformed:
         return config.malformed_reward
+    if outcome.repeat:
+        return config.repeat_reward
     if not outcome.valid:
         return config.invalid_reward
 

@@ -66,3 +66,26 @@ def test_mini_batches_take_one_optimizer_step_each(tiny_model_dir):  # noqa: F81
     assert trainer.step(samples)["optimizer_steps"] == 6.0  # ceil(5 / 2) mini-batches, twice
     whole = GRPOTrainer(model, GRPOConfig(learning_rate=1e-3, epochs=1))
     assert whole.step(samples)["optimizer_steps"] == 1.0
+
+
+def test_entropy_bonus_spreads_its_role_even_with_zero_advantage(tiny_model_dir):  # noqa: F811
+    """A collapsed designer batch has zero advantages; the bonus must still act on it, and only on
+    the role it names."""
+    torch.manual_seed(0)
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    prompt, completion = tokenizer("Pick one:")["input_ids"], tokenizer(" \\boxed{7}")["input_ids"]
+    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0,
+                                            entropy_bonus=(("designer", 0.5),)), pad_token_id=0)
+
+    def entropy() -> float:
+        with torch.no_grad():
+            _, entropies = trainer._completion_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion),
+                                                                        0.0, role="designer")])
+        return float(entropies[0].mean())
+
+    before = entropy()
+    agent_only = trainer.step([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0, role="agent")])
+    assert agent_only["samples"] == 0.0 and entropy() == pytest.approx(before)
+    for _ in range(5):
+        metrics = trainer.step([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0, role="designer")])
+    assert metrics["samples"] == 1.0 and entropy() > before + 0.05

@@ -116,6 +116,10 @@ def test_a_design_repeated_within_an_iteration_is_played_once(tmp_path):
     repeats = [a for a in result.attempts if a.rejection and a.rejection.startswith("repeat")]
     assert len(played) == 1 and len(repeats) == 2
     assert played[0].raw_reward > 0 and all(a.raw_reward == 0.0 for a in repeats)
+    assert all(a.outcome.repeat and not a.outcome.malformed for a in repeats)
+    loop.config = replace(loop.config, rewards=DesignerRewardConfig(variant="regret_based", repeat_reward=-0.2))
+    again = asyncio.run(loop.run_iteration(step=2)).attempts
+    assert [a.raw_reward for a in again if a.repeat] == [-0.2, -0.2]
     loop.close()
     memory.close()
 

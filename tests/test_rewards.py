@@ -596,3 +596,14 @@ def test_a_reply_without_an_environment_can_cost_more_than_an_invalid_one():
     assert designer_reward(malformed, reference) == designer_reward(invalid, reference) == 0.0
     strict = DesignerRewardConfig(variant="blend", malformed_reward=-0.2)
     assert designer_reward(malformed, strict) == -0.2 and designer_reward(invalid, strict) == 0.0
+
+
+def test_a_repeated_design_can_cost_more_than_an_invalid_one():
+    repeat = EnvOutcome(valid=False, timed_out=False, hinted_returns=(), unhinted_returns=(), skill="s",
+                        repeat=True)
+    reference = DesignerRewardConfig(variant="blend")
+    assert designer_reward(repeat, reference) == 0.0
+    strict = DesignerRewardConfig(variant="blend", repeat_reward=-0.3, malformed_reward=-0.1)
+    assert designer_reward(repeat, strict) == -0.3
+    with pytest.raises(ValueError, match="repeat_reward"):
+        DesignerRewardConfig(variant="blend", repeat_reward=float("nan"))

@@ -169,6 +169,11 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
     only_unhinted = training_samples(IterationResult(1, attempts, 0.0), agent_conditions=("unhinted",),
                                      train_designer=False)
     assert only_unhinted.samples == [] and only_unhinted.zero_variance_groups == 1
+    # With an entropy bonus for the designer, its flat group stays in the batch at advantage 0 (the
+    # bonus is what acts on a collapsed designer); the agent's flat group is still dropped.
+    with_bonus = training_samples(IterationResult(1, attempts, 0.0), entropy_roles=("designer",))
+    assert with_bonus.designer == 3 and with_bonus.agent == 3
+    assert sorted(s.advantage for s in with_bonus.samples if s.role == "designer") == pytest.approx([-0.3, 0.0, 0.3])
 
 
 def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir):  # noqa: F811

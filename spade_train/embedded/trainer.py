@@ -22,7 +22,7 @@ import json
 import random
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -78,7 +78,8 @@ def loop_config(config: RunConfig) -> LoopConfig:
             sampling=SamplingParams(temperature=sampling.temperature, max_tokens=sampling.agent_max_tokens),
             system_prompt=AGENT_SYSTEM if config.design.language == "signal" else None,
             return_mode=config.loop.return_mode),
-        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward),
+        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward,
+                                     repeat_reward=loop.repeat_reward),
         use_corpus=loop.use_corpus,
         use_memory=loop.use_memory,
         duplicate_threshold=loop.duplicate_threshold,
@@ -114,12 +115,15 @@ def training_samples(
     train_designer: bool = True,
     drop_zero_variance: bool = True,
     temperatures: dict[str, float] | None = None,
+    entropy_roles: Collection[str] = (),
 ) -> SampleBatch:
     """Samples of one iteration with role-conditioned, group-normalised advantages.
 
     Agent: every turn of an episode shares the episode's advantage, z-scored among the plays of the
     same environment and condition. Designer: the first-turn reply of every attempt (valid or not;
     an invalid design is the designer's worst outcome), centred among the attempts of its skill.
+    A dropped zero-variance group of a role in ``entropy_roles`` is kept with advantage 0: its
+    entropy bonus is what acts on a collapsed batch.
     """
     rewards: list[Sample] = []
     generations: list[tuple[list[Generation], str]] = []
@@ -139,10 +143,10 @@ def training_samples(
     samples: list[TrainingSample] = []
     counts = {"agent": 0, "designer": 0}
     for (turns, role), advantage in zip(generations, advantages.advantages):
-        if advantage is None:
+        if advantage is None and role not in entropy_roles:
             continue
         for generation in turns:
-            sample = _training_sample(generation, advantage, role, (temperatures or {}).get(role))
+            sample = _training_sample(generation, advantage or 0.0, role, (temperatures or {}).get(role))
             if sample is not None:
                 samples.append(sample)
                 counts[role] += 1
@@ -224,7 +228,8 @@ class EmbeddedRun:
             return {}
         rng = random.Random(self.config.run.seed)
         # Example counts in proportion to the steps, so batches mix the roles in that proportion.
-        examples = (warmup.agent_examples(self.backend, rng, 8 * settings.agent_steps)
+        examples = (warmup.agent_examples(self.backend, rng, 8 * settings.agent_steps,
+                                          follow_hints=settings.follow_hints)
                     + warmup.designer_examples(self.config.loop.skills, rng, 8 * settings.designer_steps))
         steps = settings.agent_steps + settings.designer_steps
         progress = progress_bar(self.out, total=steps, desc="format warm-up", unit="step")
@@ -243,6 +248,7 @@ class EmbeddedRun:
         batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
                                  train_designer=config.loop.train_designer,
                                  drop_zero_variance=config.grpo.drop_zero_variance,
+                                 entropy_roles=tuple(config.grpo.entropy_bonus),
                                  temperatures={"designer": config.sampling.designer_temperature,
                                                "agent": config.sampling.temperature})
         metrics: dict[str, float] = {}
@@ -264,6 +270,8 @@ class EmbeddedRun:
 
         config = self.config
         quiet_transformers()
+        if config.run.torch_threads is not None:
+            torch.set_num_threads(config.run.torch_threads)
         model, tokenizer, state, found = self._load_or_build(resume)
         if state is None:
             self.run.truncate_records(after_step=0)
@@ -283,7 +291,8 @@ class EmbeddedRun:
             learning_rate=config.grpo.learning_rate, clip_low=config.grpo.clip_low, clip_high=config.grpo.clip_high,
             temperature=config.sampling.temperature, epochs=config.grpo.epochs, mini_batch=config.grpo.mini_batch,
             micro_batch=config.grpo.micro_batch,
-            max_grad_norm=config.grpo.max_grad_norm), pad_token_id=tokenizer.pad_token_id)
+            max_grad_norm=config.grpo.max_grad_norm, entropy_bonus=tuple(config.grpo.entropy_bonus.items())),
+            pad_token_id=tokenizer.pad_token_id)
         if found is not None and (found / OPTIMIZER_FILE).is_file():
             trainer.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE))
         language: DesignLanguage = (SignalDesignLanguage() if config.design.language == "signal"

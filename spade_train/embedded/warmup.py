@@ -4,9 +4,13 @@ SPADE starts from an instruct model that already answers in the format it is ask
 initialised model does not: it would spend the whole CPU budget discovering that a reply is
 ``\\boxed{ move }``. The warm-up stands in for instruction tuning, and only for that:
 
-- agent: contexts from real episodes of rendered environments (with and without a hint), answered
+- agent: contexts from real episodes of rendered environments. Without a hint, a context is answered
   with a move drawn uniformly, so the model learns "answer with a move in this format" and nothing
-  about which move (every code is as likely as any other);
+  about which move (every code is as likely as any other). With a hint (``follow_hints``), it is
+  answered with the move the hint's code gives the colour shown: an instruct model reads a hint it is
+  given, a model built from scratch cannot, and without that ability a hint is noise, regret is zero or
+  negative, and the designer has nothing to learn from. This teaches *reading* a hint, never which code
+  an unhinted game uses: the agent's no-hint play starts at chance;
 - designer: its real prompts, answered with a design whose every slot is drawn uniformly, so it
   learns the ``slot=value`` syntax and nothing about which designs pass the checker.
 
@@ -45,11 +49,13 @@ class WarmupExample:
 
 def agent_examples(
     backend: ExecutionBackend, rng: random.Random, count: int, *, designs: int = 24, episodes_per_design: int = 40,
+    follow_hints: bool = True,
 ) -> list[WarmupExample]:
-    """Contexts from real episodes of rendered environments, each answered with a uniformly random move.
+    """Contexts from real episodes of rendered environments, answered with a uniformly random move, or,
+    in a hinted episode with ``follow_hints``, the move the hint's code gives the colour shown.
 
-    The episodes are played with random moves, so the contexts include later turns ("correct ...",
-    "wrong ...") and hinted first observations, as rollouts will show them.
+    Unhinted episodes are played with random moves, so the contexts include later turns ("correct ...",
+    "wrong ...") as rollouts will show them.
     """
     contexts: list[WarmupExample] = []
     candidates = all_designs()
@@ -59,11 +65,15 @@ def agent_examples(
             with backend.open_session(render_environment(design), class_name=CLASS_NAME) as session:
                 for _ in range(episodes_per_design):
                     first = session.reset(rng.randrange(2**31)).observation
-                    shown = inject_hint(first, design.hint) if rng.random() < 0.5 else first
+                    hinted = rng.random() < 0.5
+                    shown = inject_hint(first, design.hint) if hinted else first
+                    # The rendered environment's solution() is the moves its code gives the signals.
+                    following = list(session.solution()) if hinted and follow_hints else []
                     messages: list[Message] = [{"role": "system", "content": AGENT_SYSTEM},
                                                {"role": "user", "content": shown}]
-                    for _ in range(design.length + design.lives):
-                        action = AGENT_ACTION.format(move=rng.choice(MOVES))
+                    for turn in range(design.length + design.lives):
+                        move = following[turn] if turn < len(following) else rng.choice(MOVES)
+                        action = AGENT_ACTION.format(move=move)
                         contexts.append(WarmupExample(messages=list(messages), target=action))
                         step = session.step(action)
                         if step.done:

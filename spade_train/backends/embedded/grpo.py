@@ -11,6 +11,12 @@ The loss is the clipped surrogate of PPO with the asymmetric clip of the referen
 A batch is split into mini-batches with one optimizer step each (``mini_batch``; None: one step per
 batch), as PPO does; the importance ratio keeps later steps honest about the policy having moved.
 
+An optional entropy bonus per role (``entropy_bonus``) adds ``coef * entropy`` of the next-token
+distribution at each completion token of that role. Self-play needs it for the designer: a designer
+whose batch has collapsed onto one design scores every sample alike, so GRPO has no advantage left to
+move it with, while the agent memorises that design and regret falls to zero. The bonus applies to a
+role's samples whatever their advantage, so it still acts on a collapsed batch.
+
 Log-probabilities are computed at the sampling temperature, because that is the distribution the
 tokens were drawn from (``TransformersPolicy`` records "processed" log-probabilities).
 """
@@ -52,6 +58,8 @@ class GRPOConfig:
     micro_batch: int = 8
     """Samples per forward/backward pass (memory only; does not change the update)."""
     max_grad_norm: float = 1.0
+    entropy_bonus: tuple[tuple[str, float], ...] = ()
+    """(role, coefficient) pairs: reward the entropy of that role's token distributions (see above)."""
 
 
 class GRPOTrainer:
@@ -65,6 +73,11 @@ class GRPOTrainer:
 
     def token_logprobs(self, samples: Sequence[TrainingSample]) -> list[torch.Tensor]:
         """Log-probabilities of each sample's completion tokens under the current model (with grad)."""
+        return self._completion_logprobs(samples)[0]
+
+    def _completion_logprobs(self, samples: Sequence[TrainingSample]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        """Per sample: the completion tokens' log-probabilities, and the entropy of the distribution
+        each was drawn from (both at the sampling temperature, with grad)."""
         sequences = [s.prompt_ids + s.completion_ids for s in samples]
         width = max(len(seq) for seq in sequences)
         ids = torch.full((len(samples), width), self.pad_token_id, dtype=torch.long)
@@ -78,14 +91,18 @@ class GRPOTrainer:
         logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / temperatures.view(-1, 1, 1)
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         picked = logprobs.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
-        return [
-            picked[row, len(s.prompt_ids) - 1 : len(s.prompt_ids) - 1 + len(s.completion_ids)]
-            for row, s in enumerate(samples)
-        ]
+        spans = [slice(len(s.prompt_ids) - 1, len(s.prompt_ids) - 1 + len(s.completion_ids)) for s in samples]
+        if not any(self._entropy_coef(s) for s in samples):
+            return [picked[row, span] for row, span in enumerate(spans)], []
+        entropy = -(logprobs.exp() * logprobs).sum(-1)
+        return [picked[row, span] for row, span in enumerate(spans)], [entropy[row, span] for row, span in enumerate(spans)]
+
+    def _entropy_coef(self, sample: TrainingSample) -> float:
+        return dict(self.config.entropy_bonus).get(sample.role, 0.0)
 
     def step(self, samples: Sequence[TrainingSample]) -> dict[str, float]:
         """``epochs`` passes over the batch, one optimizer step per mini-batch; returns training metrics."""
-        usable = [s for s in samples if s.completion_ids and s.advantage != 0.0]
+        usable = [s for s in samples if s.completion_ids and (s.advantage != 0.0 or self._entropy_coef(s))]
         if not usable:
             return {"loss": 0.0, "tokens": 0.0, "clip_fraction": 0.0, "grad_norm": 0.0, "samples": 0.0,
                     "optimizer_steps": 0.0}
@@ -114,14 +131,16 @@ class GRPOTrainer:
         for start in range(0, len(batch), self.config.micro_batch):
             chunk = batch[start : start + self.config.micro_batch]
             terms = []
-            for sample, logp in zip(chunk, self.token_logprobs(chunk)):
+            logprobs, entropies = self._completion_logprobs(chunk)
+            for row, (sample, logp) in enumerate(zip(chunk, logprobs)):
                 old = torch.tensor(sample.old_logprobs, dtype=torch.float32, device=logp.device)
                 ratio = torch.exp(logp - old)
                 advantage = torch.full_like(ratio, sample.advantage)
                 bounded = torch.clamp(ratio, 1 - self.config.clip_low, 1 + self.config.clip_high)
                 surrogate = torch.minimum(ratio * advantage, bounded * advantage)
                 clipped += int((ratio != bounded).sum())
-                terms.append(surrogate.sum())
+                coef = self._entropy_coef(sample)
+                terms.append(surrogate.sum() + coef * entropies[row].sum() if coef else surrogate.sum())
             loss = -torch.stack(terms).sum() / total_tokens  # token-level mean over the mini-batch
             loss.backward()
             total += float(loss.detach())
