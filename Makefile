@@ -17,13 +17,13 @@ TORCH ?= torch==2.13.0
 # Packages installed without their declared dependencies, because those pull GPU builds or heavy stacks
 # that their importable parts do not need (OpenRLHF: flash-attn, deepspeed, vllm; bfcl-eval: numpy pin,
 # sentence-transformers). Their light runtime dependencies are in pyproject's extras.
-NO_DEPS_PACKAGES :=
+NO_DEPS_PACKAGES := bfcl-eval==2026.3.23 openrlhf==0.11.2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[dev,train,eval]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,train,eval,openrlhf]"
 	$(if $(strip $(NO_DEPS_PACKAGES)),$(BIN)/python -m pip install --quiet --no-deps $(NO_DEPS_PACKAGES))
 	touch $(STAMP)
 

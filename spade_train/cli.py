@@ -2,7 +2,9 @@
 
 ``generate-pool`` runs the loop for inference only (designer -> checker -> hints -> rollouts -> regret
 -> memory) against any model endpoint and leaves a scored environment pool in the run directory.
-``run --config FILE`` trains: the embedded CPU backend by default (``configs/embedded.toml``).
+``run --config FILE`` trains: the embedded CPU backend by default (``configs/embedded.toml``), or
+OpenRLHF on a Ray cluster (``--backend openrlhf``, ``configs/recipes/``; ``--dry-run`` writes the data
+and prints the command, ``--address`` submits to a remote cluster).
 
 Exit codes: 0 done, 1 the run failed, 2 bad usage (one line, no traceback).
 """
@@ -35,7 +37,13 @@ from spade_train.policies.factory import create_policy
 from spade_train.progress import progress_bar
 from spade_train.rewards import VARIANTS, DesignerRewardConfig
 from spade_train.rollout import RolloutConfig
-from spade_train.run_config import TRAIN_SCHEMA_MODELS, ConfigError, load_run_config
+from spade_train.run_config import (
+    TRAIN_SCHEMA_MODELS,
+    ConfigError,
+    RunConfig,
+    load_run_config,
+    parse_run_config,
+)
 from spade_train.run_dir import RunDirectory
 
 
@@ -74,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="continue the run in --out from its latest checkpoint")
     run.add_argument("--iterations", type=int, help="override run.iterations")
     run.add_argument("--sandbox", choices=backend_names(), help="override run.sandbox")
+    run.add_argument("--backend", choices=("embedded", "openrlhf"), help="override run.backend")
+    run.add_argument("--dry-run", action="store_true",
+                     help="openrlhf: write the run's data and print the command without starting anything")
+    run.add_argument("--address", metavar="ADDR",
+                     help="openrlhf: submit to this Ray cluster (e.g. http://head:8265) instead of running here")
 
     schema = commands.add_parser("schema", help="write the JSON Schema of the run configuration file")
     schema.add_argument("--out", type=Path, default=Path("schemas"), help="directory (default: schemas)")
@@ -162,11 +175,19 @@ def train_run(args: argparse.Namespace, out: TextIO) -> int:
         overrides["iterations"] = args.iterations
     if args.sandbox is not None:
         overrides["sandbox"] = args.sandbox
+    if args.backend is not None:
+        overrides["backend"] = args.backend
     if overrides:
-        config = config.model_copy(update={"run": config.run.model_copy(update=overrides)})
+        raw = json.loads(config.model_dump_json())
+        raw["run"].update(overrides)
+        try:  # validated again: the backend decides which settings must agree
+            config = parse_run_config(raw, source=f"{args.config} with the command line's overrides")
+        except ConfigError as error:
+            raise UsageError(str(error)) from None
     if config.run.backend == "openrlhf":
-        raise UsageError("run.backend = \"openrlhf\" is not available yet; "
-                         "set run.backend = \"embedded\" to train on this machine")
+        return _run_openrlhf(config, args, out)
+    if args.dry_run or args.address:
+        raise UsageError("--dry-run and --address are for the openrlhf backend; add --backend openrlhf")
     if config.model.path is not None and not Path(config.model.path).is_dir():
         raise UsageError(f"model.path {config.model.path} is not a directory; point it at a local transformers "
                          "checkpoint (models are never downloaded at run time)")
@@ -183,6 +204,17 @@ def train_run(args: argparse.Namespace, out: TextIO) -> int:
 
     asyncio.run(EmbeddedRun(config, run, out).train(resume=args.resume))
     return EXIT_OK
+
+
+def _run_openrlhf(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
+    """The OpenRLHF backend: data, command, submission (``spade_train.backends.openrlhf.launcher``)."""
+    from spade_train.backends.openrlhf.launcher import LaunchError, run_openrlhf
+
+    try:
+        return run_openrlhf(config, args.out, resume=args.resume, dry_run=args.dry_run, address=args.address,
+                            stream=out)
+    except LaunchError as error:
+        raise UsageError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

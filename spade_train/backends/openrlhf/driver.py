@@ -1,0 +1,120 @@
+"""The process that runs a SPADE training job on the Ray cluster (local or submitted as a Ray job).
+
+``python -m spade_train.backends.openrlhf.driver --run-dir DIR [--resume] -- <train_ppo_ray flags>``:
+
+1. checks the flags against the OpenRLHF installed on this node (a one-line error, before any GPU work);
+2. joins (or starts) Ray with the runtime environment OpenRLHF itself would set;
+3. starts the run's pool actor on this node, restored from ``pool_state.json`` with ``--resume``;
+4. runs ``openrlhf.cli.train_ppo_ray`` as ``__main__`` in this process (it reuses the Ray connection);
+5. at the end, checkpoints the pool and exports the memory's valid environments to ``DIR/pool``.
+
+The W&B key is read here from the variable ``--wandb-key-env`` names, so it never appears in a command
+line that the launcher prints or a job's metadata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import runpy
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
+from spade_train.backends.openrlhf.command import (
+    OPENRLHF_VERSION,
+    TRAIN_MODULE,
+    agent_executor_path,
+    installed_train_script,
+    parser_flags,
+    unknown_flags,
+)
+from spade_train.run_config import ConfigError, RunConfig, parse_run_config
+
+RAY_ENV_DEFAULTS = {"TOKENIZERS_PARALLELISM": "true", "NCCL_DEBUG": "WARN", "RAY_ENABLE_ZERO_COPY_TORCH_TENSORS": "1"}
+"""The worker environment ``train_ppo_ray`` passes to ``ray.init`` when it starts Ray itself."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="spade-openrlhf-driver", description="Run a SPADE job on Ray (see the module doc).")
+    parser.add_argument("--run-dir", required=True, type=Path)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--wandb-key-env", metavar="VAR")
+    return parser
+
+
+def split_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the driver's own arguments, the train_ppo_ray flags after ``--``)."""
+    arguments = list(argv)
+    if "--" not in arguments:
+        raise UsageError("pass the train_ppo_ray flags after -- (spade-train run --backend openrlhf builds them)")
+    cut = arguments.index("--")
+    return arguments[:cut], arguments[cut + 1:]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    def body() -> int:
+        own, flags = split_arguments(sys.argv[1:] if argv is None else argv)
+        args = build_parser().parse_args(own)
+        try:
+            config = parse_run_config(json.loads((args.run_dir / "config.json").read_text(encoding="utf-8")),
+                                      source=str(args.run_dir / "config.json"))
+        except (OSError, ValueError, ConfigError) as error:
+            raise UsageError(f"cannot read the run's configuration: {error}") from None
+        script = installed_train_script()
+        if script is None:
+            raise UsageError(f"OpenRLHF is not installed on this node: pip install --no-deps openrlhf=={OPENRLHF_VERSION} "
+                             "and its dependencies (see docs/guides/openrlhf.md)")
+        unknown = unknown_flags(flags, parser_flags(script))
+        if unknown:
+            raise UsageError(f"the OpenRLHF on this node has no flag {', '.join(unknown)}; "
+                             f"install openrlhf=={OPENRLHF_VERSION}")
+        flags = with_local_executor(flags)
+        if args.wandb_key_env:
+            key = os.environ.get(args.wandb_key_env)
+            if not key:
+                raise UsageError(f"openrlhf.logger = \"wandb\" but {args.wandb_key_env} is not set on this node")
+            flags += ["--logger.wandb.key", key]
+        return train(config, args.run_dir.resolve(), flags, script=script, resume=args.resume)
+
+    return run_command("spade-openrlhf-driver", body, interrupted="interrupted; the pool state is in the run directory")
+
+
+def with_local_executor(flags: list[str]) -> list[str]:
+    """The flags with ``--train.agent_func_path`` naming this node's copy of the executor file.
+
+    The launcher writes the path of its own installation; on a cluster the package may be installed
+    elsewhere. The rollout engines must see the same path (nodes share one installation layout).
+    """
+    flags = list(flags)
+    local = str(agent_executor_path())
+    if "--train.agent_func_path" in flags:
+        flags[flags.index("--train.agent_func_path") + 1] = local
+    else:
+        flags += ["--train.agent_func_path", local]
+    return flags
+
+
+def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, resume: bool) -> int:
+    import ray
+
+    from spade_train.backends.openrlhf.ray_pool import start_pool_actor
+
+    if not ray.is_initialized():
+        env_vars = {name: os.environ.get(name, default) for name, default in RAY_ENV_DEFAULTS.items()}
+        ray.init(runtime_env={"env_vars": env_vars})
+    pool = start_pool_actor(config, run_dir, restore=resume)
+    print(f"spade pool: {ray.get(pool.summary.remote())}", flush=True)
+    sys.argv = [str(script), *flags]
+    try:
+        runpy.run_module(TRAIN_MODULE, run_name="__main__", alter_sys=True)
+    finally:
+        exported = ray.get(pool.finish.remote())
+        print(f"spade pool: {exported} valid environments exported to {run_dir / 'pool'}", flush=True)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
