@@ -98,5 +98,24 @@ class EvalOptions:
     seed: int = 0
 
 
+class SummarizingBenchmark(Benchmark, Protocol):
+    """Optional extras a benchmark may define; the runner reads them with ``getattr``.
+
+    - ``metric: str``: what the score means in reports ("win rate", "accuracy"); default
+      ``pass@1 (k samples)`` for k > 1, else ``accuracy``;
+    - ``summary_metrics(records)``: benchmark-specific rates for the results document (win / draw /
+      loss and invalid-move rates for games, per-group accuracy), each a float;
+    - ``close()``: release what ``load``/``run_item`` opened (sandbox backends, sessions);
+    - ``user_supplied_data: bool``: the data cannot be bundled (GPQA, LiveCodeBench); a run of the whole
+      suite skips the benchmark with a note when the data is absent.
+    """
+
+    metric: str
+
+    def summary_metrics(self, records: list[ItemRecord]) -> dict[str, float]: ...
+
+    def close(self) -> None: ...
+
+
 BenchmarkFactory = Callable[[EvalOptions], Benchmark]
 """Each suite module exposes ``BENCHMARKS: dict[str, BenchmarkFactory]``; the registry gathers them."""

@@ -1,0 +1,331 @@
+"""``spade-eval``: evaluate a checkpoint or a server on the paper's held-out benchmarks, and compare runs.
+
+Commands: ``run`` (benchmarks -> results.json, report.md in ``--out``; rerunning the same command
+resumes from the generation cache), ``report`` (tables and a plot from one or more results files, with
+deltas), ``list`` (the benchmarks and their default sampling), ``serve`` (any model as a local
+OpenAI-compatible endpoint) and ``schema`` (the results document's JSON Schema).
+
+Exit codes: 0 done, 1 a stale schema (``schema --check``), 2 bad usage, missing data, a model that cannot
+be loaded or a server that cannot be reached (one line, no traceback), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import ValidationError
+
+from spade_envs.cli import schema_command
+from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
+from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names
+from spade_eval.benchmark import Benchmark, BenchmarkDataError, EvalItem, EvalOptions
+from spade_eval.models import ModelError, ModelHandle, load_model, resolve_spec
+from spade_eval.registry import ALL, SUITES, RegistryError, select
+from spade_eval.report import render_markdown, write_report
+from spade_eval.results import RESULTS_SCHEMA_MODELS, EvalResults, RunSettings
+from spade_eval.runner import RunOptions, run_benchmarks
+
+PROG = "spade-eval"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog=PROG, description="Evaluate checkpoints on the SPADE paper's held-out benchmarks."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+
+    run = commands.add_parser("run", help="run benchmarks on a model; rerun to resume")
+    run.add_argument(
+        "--model",
+        required=True,
+        help="checkpoint directory, server URL (http://host:port[/v1][#model]) or policy spec",
+    )
+    run.add_argument("--suite", default="reasoning", choices=(*SUITES, ALL))
+    run.add_argument(
+        "--benchmarks",
+        nargs="+",
+        metavar="NAME",
+        help="only these (see `spade-eval list`); comma-separated also works",
+    )
+    run.add_argument("--data-dir", type=Path, help="root of the local benchmark data")
+    run.add_argument("--limit", type=int, help="first N items of each benchmark")
+    run.add_argument("--samples", type=int, help="samples per item (default: each benchmark's paper setting)")
+    run.add_argument("--out", type=Path, help="run directory (default: runs/eval-<model>-<suite>)")
+    run.add_argument("--temperature", type=float, help="override every benchmark's temperature")
+    run.add_argument("--top-p", type=float, help="override top-p")
+    run.add_argument("--top-k", type=int, help="override top-k (0: none)")
+    run.add_argument("--max-tokens", type=int, help="override the completion budget")
+    run.add_argument("--seed", type=int, default=0, help="sampling seed base and episode seed (default 0)")
+    run.add_argument("--concurrency", type=int, default=16, help="generations in flight (default 16)")
+    run.add_argument(
+        "--sandbox",
+        default=DEFAULT_BACKEND,
+        choices=backend_names(),
+        help=f"where generated code and environments run (default: {DEFAULT_BACKEND})",
+    )
+    run.add_argument("--env-pool", type=Path, help="games suite: a SPADE environment pool directory")
+    run.add_argument("--user-model", help="tool-use suites: the simulated user's model (default: --model)")
+    run.add_argument("--device", help="hf checkpoints: torch device (default cpu)")
+    run.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the server's API key")
+    run.add_argument("--no-cache", action="store_true", help="ask the model again for everything")
+
+    report = commands.add_parser("report", help="tables (Markdown, HTML) and a plot from results files")
+    report.add_argument(
+        "results",
+        nargs="+",
+        type=Path,
+        metavar="RESULTS",
+        help="results.json files or run directories; the first is the baseline for deltas",
+    )
+    report.add_argument("--out", type=Path, default=Path("report"), help="directory (default: report)")
+
+    listing = commands.add_parser("list", help="list the benchmarks and their default sampling")
+    listing.add_argument("--suite", default=ALL, choices=(*SUITES, ALL))
+
+    serve = commands.add_parser("serve", help="serve a model as an OpenAI-compatible endpoint on 127.0.0.1")
+    serve.add_argument("--model", required=True, help="checkpoint directory or policy spec")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--name", help="served model name (default: the model's)")
+    serve.add_argument("--device", help="hf checkpoints: torch device (default cpu)")
+
+    schema = commands.add_parser("schema", help="write the JSON Schema of the results document")
+    schema.add_argument("--out", type=Path, default=Path("schemas"), help="directory (default: schemas)")
+    schema.add_argument("--check", action="store_true", help="only report whether the file is stale")
+    return parser
+
+
+# ---------------------------------------------------------------------- run
+def _benchmark_names(raw: Sequence[str] | None) -> list[str] | None:
+    if not raw:
+        return None
+    return [name for chunk in raw for name in chunk.split(",") if name]
+
+
+def _sampling_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    if args.temperature is not None:
+        if args.temperature < 0:
+            raise UsageError("--temperature must be >= 0")
+        overrides["temperature"] = args.temperature
+    if args.top_p is not None:
+        if not 0 < args.top_p <= 1:
+            raise UsageError("--top-p must be in (0, 1]")
+        overrides["top_p"] = args.top_p
+    if args.top_k is not None:
+        overrides["top_k"] = args.top_k if args.top_k > 0 else None
+    if args.max_tokens is not None:
+        if args.max_tokens < 1:
+            raise UsageError("--max-tokens must be >= 1")
+        overrides["max_tokens"] = args.max_tokens
+    return overrides
+
+
+def _policy_options(args: argparse.Namespace, model: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    looks_remote = model.startswith(("http://", "https://", "openai:"))
+    if getattr(args, "api_key_env", None):
+        key = os.environ.get(args.api_key_env)
+        if not key:
+            raise UsageError(f"--api-key-env {args.api_key_env}: that environment variable is empty")
+        if looks_remote:
+            options["api_key"] = key
+    if getattr(args, "device", None) and not looks_remote:
+        options["device"] = args.device
+    return options
+
+
+def _load(model: str, args: argparse.Namespace) -> ModelHandle:
+    try:
+        return load_model(model, **_policy_options(args, model))
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text.rstrip("/").split("/")[-1]).strip("-") or "model"
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    for flag, value in (
+        ("--limit", args.limit),
+        ("--samples", args.samples),
+        ("--concurrency", args.concurrency),
+    ):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be >= 1")
+    overrides = _sampling_overrides(args)
+    if args.data_dir is not None and not args.data_dir.is_dir():
+        raise UsageError(f"--data-dir {args.data_dir} is not a directory")
+    try:
+        entries = select(args.suite, _benchmark_names(args.benchmarks))
+    except RegistryError as error:
+        raise UsageError(str(error)) from None
+    if not entries:
+        raise UsageError(f"suite {args.suite} has no benchmarks installed")
+
+    from spade_train.progress import quiet_transformers
+
+    quiet_transformers()
+    try:
+        spec = resolve_spec(args.model)  # a bad path or a dead server fails before anything loads
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+    user = _load(args.user_model, args).policy if args.user_model else None
+    options = EvalOptions(
+        data_dir=args.data_dir,
+        sandbox=args.sandbox,
+        env_pool=args.env_pool,
+        user_simulator=user,
+        seed=args.seed,
+    )
+    if args.seed and "seed" not in overrides:
+        overrides["seed"] = args.seed
+    named = set(_benchmark_names(args.benchmarks) or ())
+    benchmarks: list[tuple[Benchmark, Sequence[EvalItem] | None]] = []
+    for entry in entries:  # every benchmark's data is checked before the first generation
+        benchmark = entry.factory(options)
+        try:
+            benchmarks.append((benchmark, benchmark.load(args.data_dir, args.limit)))
+        except BenchmarkDataError as error:
+            # Data the user must supply (GPQA, AIME 2026, LiveCodeBench) is skipped when the suite was
+            # asked for as a whole; a benchmark named on the command line must have its data.
+            if getattr(benchmark, "user_supplied_data", False) and entry.name not in named:
+                err.write(f"{PROG}: skipping {entry.name}: {error}\n")
+                continue
+            raise UsageError(str(error)) from None
+    if not benchmarks:
+        raise UsageError("no selected benchmark has its data; pass --data-dir or name benchmarks that do")
+
+    model = _load(spec, args)
+    directory = args.out or Path("runs") / f"eval-{_slug(model.name)}-{args.suite}"
+    run_options = RunOptions(
+        samples=args.samples,
+        sampling_overrides=overrides,
+        limit=args.limit,
+        data_dir=args.data_dir,
+        concurrency=args.concurrency,
+        cache_dir=None if args.no_cache else directory / "cache",
+        seed=args.seed,
+    )
+    settings = RunSettings(
+        suite=args.suite,
+        benchmarks=[b.name for b, _ in benchmarks],
+        limit=args.limit,
+        samples=args.samples,
+        sampling_overrides=overrides,
+        data_dir=str(args.data_dir) if args.data_dir else None,
+        sandbox=args.sandbox,
+        concurrency=args.concurrency,
+        seed=args.seed,
+    )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
+    results = asyncio.run(
+        run_benchmarks(benchmarks, model, run_options, settings, directory / "results.json", err)
+    )
+    write_report([results], directory, [directory / "results.json"])
+    out.write(render_markdown([results]))
+    out.write(f"\nresults: {directory / 'results.json'}; report: {directory / 'report.html'}\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------- report, list, serve
+def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    documents, paths = [], []
+    for given in args.results:
+        path = given / "results.json" if given.is_dir() else given
+        try:
+            documents.append(EvalResults.read(path))
+        except OSError as error:
+            raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        except (ValidationError, ValueError) as error:
+            raise UsageError(
+                f"{path} is not a spade-eval results file ({str(error).splitlines()[0]})"
+            ) from None
+        paths.append(path)
+    try:
+        written = write_report(documents, args.out, paths)
+    except OSError as error:
+        raise UsageError(f"cannot write the report to {args.out}: {error.strerror or error}") from None
+    out.write(render_markdown(documents))
+    out.writelines(f"wrote {path}\n" for path in written)
+    return EXIT_OK
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    suites = SUITES if args.suite == ALL else (args.suite,)
+    options = EvalOptions()
+    lines: list[tuple[str, str, str]] = []
+    for suite in suites:
+        try:
+            entries = select(suite)
+        except RegistryError as error:
+            lines.append((suite, "-", f"unavailable: {error}"))
+            continue
+        for entry in entries:
+            benchmark = entry.factory(options)
+            s = benchmark.sampling
+            top_k = f", top-k {s.top_k}" if s.top_k else ""
+            lines.append(
+                (
+                    suite,
+                    entry.name,
+                    (
+                        f"{benchmark.samples:>3} sample(s)  T={s.temperature:g}, "
+                        f"top-p {s.top_p:g}{top_k}, max {s.max_tokens} tokens"
+                    ),
+                )
+            )
+    width = max(len(name) for _, name, _ in lines)
+    out.writelines(f"{suite:<10} {name:<{width}}  {text}\n" for suite, name, text in lines)
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from spade_train.policies.serve import PolicyServer
+    from spade_train.progress import quiet_transformers
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be in 0..65535")
+    quiet_transformers()
+    model = _load(args.model, args)
+    try:
+        server = PolicyServer(model.policy, port=args.port, model_name=args.name or _slug(model.name))
+    except OSError as error:
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {error.strerror or error}") from None
+    out.write(f"serving {server.model_name} at {server.url} (policy spec: {server.spec}); Ctrl-C stops\n")
+    out.flush()
+    server.serve_forever()
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    progress = err or sys.stderr
+
+    def body() -> int:
+        args = build_parser().parse_args(argv)
+        if args.command == "run":
+            return cmd_run(args, stream, progress)
+        if args.command == "report":
+            return cmd_report(args, stream)
+        if args.command == "serve":
+            return cmd_serve(args, stream)
+        if args.command == "schema":
+            return schema_command(args.out, args.check, stream, program=PROG, models=RESULTS_SCHEMA_MODELS)
+        return cmd_list(args, stream)
+
+    return run_command(PROG, body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,421 @@
+"""BFCL-v4 through bfcl-eval: ground truth fed back as the model's answers scores 100%, corrupted answers 0.
+
+The data and ground truth are the ``bfcl-eval`` wheel's own (every single-turn category in full, every
+multi-turn entry in function-calling mode). A handful of bfcl entries cannot be answered correctly by any
+model because their ground truth contradicts their own function docs; they are listed with the reason in
+``UNWINNABLE`` and the tests check that exactly those fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import keyword
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("bfcl_eval", reason="bfcl-eval is not installed (make setup installs it with --no-deps)")
+
+from spade_eval.benchmark import BenchmarkDataError
+from spade_eval.suites.bfcl import (
+    BENCHMARKS,
+    bfcl_overall,
+    library,
+    make_benchmarks,
+)
+from spade_eval.suites.bfcl.categories import MULTI_TURN, RELEVANCE, SINGLE_TURN, language_of
+from spade_eval.suites.bfcl.multi_turn import MultiTurnBenchmark
+from spade_eval.suites.bfcl.single_turn import SingleTurnBenchmark
+from spade_eval.suites.tool_calls import (
+    ToolCall,
+    format_python_calls,
+    format_tagged_calls,
+    parse_python_calls,
+)
+from spade_train.policies.base import Generation, GenerationRequest
+
+UNWINNABLE = {
+    "simple_java_36": "ArrayList of `any` whose ground truth holds an int and a bool; the checker "
+    "stringifies every element of such a list",
+    "simple_java_65": "same as simple_java_36",
+    "simple_java_64": "a HashMap value in the ground truth is a bare string, which the checker reads as a "
+    "list of one-character allowed values",
+    "live_simple_106-63-0": "the ground truth omits the required parameter auto_loan_payment_start",
+    "live_simple_112-68-0": "required parameters whose allowed-value lists are empty",
+    "live_multiple_507-149-4": "the required origin_airport may only be omitted",
+    "live_multiple_862-181-3": "journey_start_time is not a parameter of Trains_1_FindTrains",
+    "live_multiple_964-207-0": "the ground truth's parameter is question; the function's is statement",
+}
+OMIT = object()
+
+
+# ---------------------------------------------------------------------- gold answers from ground truth
+def _pick(allowed: list[Any]) -> Any:
+    """The first allowed value ("" means the parameter may be omitted)."""
+    for value in allowed:
+        if value != "":
+            return _plain(value)
+    return OMIT
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):  # nested dicts hold allowed-value lists too
+        picked = {key: _pick(item) if isinstance(item, list) else item for key, item in value.items()}
+        return {key: item for key, item in picked.items() if item is not OMIT}
+    if isinstance(value, list):
+        return [_plain(item) if isinstance(item, dict) else item for item in value]
+    return value
+
+
+def _java_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def _java_source(value: Any, spec: dict[str, Any]) -> str:
+    """A value as Java source text, the form bfcl's Java type converter reads back."""
+    if isinstance(value, str):
+        return value
+    kind, nested = spec.get("type"), (spec.get("items") or {}).get("type")
+    if kind == "boolean":
+        return "true" if value else "false"
+    if kind in ("byte", "short", "integer"):
+        return str(int(value))
+    if kind == "long":
+        return f"{int(value)}L"
+    if kind == "float":
+        return f"{float(value)!r}f"
+    if kind == "double":
+        return repr(float(value))
+    if kind == "Array":
+        parts = [_java_source(item, {"type": nested}) if nested else _java_scalar(item) for item in value]
+        return "new Object[]{" + ", ".join(parts) + "}"
+    if kind == "ArrayList":
+
+        def element(item: Any) -> str:
+            if nested == "String":
+                return f'"{item}"'
+            return _java_source(item, {"type": nested}) if nested else _java_scalar(item)
+
+        return "new ArrayList<>(Arrays.asList(" + ", ".join(element(item) for item in value) + "))"
+    if kind == "HashMap":
+        puts = " ".join(f'put("{key}", {_java_scalar(item)});' for key, item in value.items())
+        return "new HashMap<String, Object>() {{ " + puts + " }}"
+    return str(value)
+
+
+def _js_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_js_scalar(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_js_scalar(item)}" for key, item in value.items()) + "}"
+    return repr(value)
+
+
+def _js_source(value: Any, spec: dict[str, Any]) -> str:
+    if isinstance(value, str):
+        return value
+    kind = spec.get("type")
+    if kind == "Boolean":
+        return "true" if value else "false"
+    if kind == "integer":
+        return str(int(value))
+    if kind == "float":
+        return repr(float(value))
+    if kind == "Bigint":
+        return f"{int(value)}n"
+    return _js_scalar(value) if kind in ("array", "dict") else str(value)
+
+
+def gold_calls(
+    ground_truth: list[dict[str, Any]], docs: list[dict[str, Any]], language: str
+) -> list[ToolCall]:
+    calls = []
+    for expected in ground_truth:
+        ((name, params),) = expected.items()
+        properties = next(doc for doc in docs if doc["name"] == name)["parameters"]["properties"]
+        arguments = {}
+        for param, allowed in params.items():
+            value = _pick(allowed)
+            if param not in properties or value is OMIT:
+                continue
+            if language == "java":
+                value = _java_source(value, properties[param])
+            elif language == "javascript":
+                value = _js_source(value, properties[param])
+            arguments[param] = value
+        calls.append(ToolCall(name, arguments))
+    return calls
+
+
+def _reply(calls: list[ToolCall], mode: str, shown_to_real: dict[str, str]) -> str:
+    if mode == "fc":
+        shown = {real: offered for offered, real in shown_to_real.items()}
+        return format_tagged_calls(
+            [ToolCall(shown.get(call.name, call.name), call.arguments) for call in calls]
+        )
+    return format_python_calls(calls)
+
+
+def _corrupt(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 7
+    if isinstance(value, str):
+        return "wrong-value-qzx"
+    if isinstance(value, list):
+        return [*value, "wrong-value-qzx"]
+    if isinstance(value, dict):
+        return {**value, "unexpected_key_qzx": 1}
+    return "wrong-value-qzx"
+
+
+def _uses_keyword_parameter(ground_truth: list[dict[str, Any]]) -> bool:
+    return any(
+        keyword.iskeyword(param) for call in ground_truth for params in call.values() for param in params
+    )
+
+
+# ---------------------------------------------------------------------- single-turn categories
+@pytest.mark.parametrize("mode", ["fc", "prompt"])
+def test_single_turn_gold_answers_score_full_marks(mode):
+    failed: dict[str, str] = {}
+    counts = {}
+    for category in SINGLE_TURN:
+        benchmark = SingleTurnBenchmark(category, mode)
+        items = benchmark.load(None, None)
+        counts[category] = len(items)
+        for item in items:
+            entry = item.payload
+            if category in RELEVANCE:
+                calls = (
+                    [ToolCall(entry.toolset.docs[0]["name"], {})] if category == "live_relevance" else None
+                )
+                text = "I cannot help with that: no function fits." if calls is None else None
+            else:
+                if mode == "prompt" and _uses_keyword_parameter(entry.ground_truth):
+                    continue  # `from=...` is not Python: unanswerable in prompting mode (also in bfcl)
+                calls = gold_calls(entry.ground_truth, entry.eval_functions, language_of(category))
+                text = None
+            if text is None:
+                text = _reply(calls, mode, dict(entry.toolset.shown_to_real))
+            record = benchmark.score_reply(entry, text)
+            if record.score != 1.0:
+                failed[item.id] = str(record.details)
+    assert set(failed) == set(UNWINNABLE), failed
+    assert counts == {
+        "simple_python": 400,
+        "simple_java": 100,
+        "simple_javascript": 50,
+        "multiple": 200,
+        "parallel": 200,
+        "parallel_multiple": 200,
+        "irrelevance": 240,
+        "live_simple": 258,
+        "live_multiple": 1053,
+        "live_parallel": 16,
+        "live_parallel_multiple": 24,
+        "live_irrelevance": 884,
+        "live_relevance": 16,
+    }
+
+
+def test_single_turn_corrupted_answers_score_zero():
+    passed = []
+    for category in SINGLE_TURN:
+        benchmark = SingleTurnBenchmark(category, "fc")
+        for item in benchmark.load(None, None):
+            entry = item.payload
+            if (
+                category in RELEVANCE
+            ):  # the opposite behaviour: a call where none fits, or none where one does
+                name = entry.toolset.docs[0]["name"] if entry.toolset.docs else "lookup"
+                text = (
+                    "No function can do that."
+                    if category == "live_relevance"
+                    else _reply([ToolCall(name, {})], "fc", dict(entry.toolset.shown_to_real))
+                )
+            else:
+                calls = gold_calls(entry.ground_truth, entry.eval_functions, language_of(category))
+                first = calls[0]
+                if first.arguments:
+                    key = next(iter(first.arguments))
+                    calls[0] = ToolCall(first.name, {**first.arguments, key: _corrupt(first.arguments[key])})
+                else:
+                    calls[0] = ToolCall(first.name + "_unknown", {})
+                text = _reply(calls, "fc", dict(entry.toolset.shown_to_real))
+            if benchmark.score_reply(entry, text).score != 0.0:
+                passed.append(item.id)
+    assert passed == []
+
+
+def test_prose_and_malformed_replies_fail_without_crashing():
+    benchmark = SingleTurnBenchmark("simple_python", "prompt")
+    entry = benchmark.load(None, 1)[0].payload
+    for text in (
+        "I think you should call the function.",
+        "[calculate_triangle_area(base=10, height=__import__('os'))]",
+        "[calculate_triangle_area(**{'base': 10})]",
+        "[" * 5000,
+        "",
+    ):
+        assert benchmark.score_reply(entry, text).score == 0.0
+
+
+# ---------------------------------------------------------------------- multi-turn categories
+def _keywordize(call: ToolCall, docs: list[dict[str, Any]]) -> ToolCall:
+    """bfcl's ground truth writes some calls positionally (``sort('final_report.pdf')``)."""
+    if not call.positional:
+        return call
+    names = list(next(doc for doc in docs if doc["name"] == call.name)["parameters"]["properties"])
+    return ToolCall(call.name, {**dict(zip(names, call.positional)), **call.arguments})
+
+
+def gold_policy(entry, mode: str, corrupt_turn: int | None = None):
+    """Replies each turn's ground-truth calls in one step, then a plain sentence that ends the turn."""
+    docs = entry.docs + [doc for held in entry.held_out.values() for doc in held]
+
+    async def generate(request: GenerationRequest) -> Generation:
+        turn, answered = -1, False
+        for message in request.messages:
+            if message["role"] != "user":
+                continue
+            result = message["content"].startswith(("<tool_response>", "[{'role': 'tool'"))
+            turn, answered = (turn, True) if result else (turn + 1, False)
+        calls = [
+            _keywordize(call, docs) for text in entry.ground_truth[turn] for call in parse_python_calls(text)
+        ]
+        if answered or not calls or turn == corrupt_turn:
+            return Generation(text="That is done.")
+        if mode == "fc":
+            return Generation(
+                text=format_tagged_calls([ToolCall(c.name.replace(".", "_"), c.arguments) for c in calls])
+            )
+        return Generation(text=format_python_calls(calls))
+
+    return generate
+
+
+def _run_multi_turn(category: str, mode: str, limit: int | None, corrupt: bool) -> tuple[int, float]:
+    benchmark = MultiTurnBenchmark(category, mode)
+    items = benchmark.load(None, limit)
+
+    async def run() -> float:
+        total = 0.0
+        for item in items:
+            answers = item.payload.ground_truth
+            last = max(index for index, turn in enumerate(answers) if turn) if corrupt else None
+            record = await benchmark.run_item(
+                item, gold_policy(item.payload, mode, last), benchmark.sampling, 1
+            )
+            total += record.score
+        return total
+
+    return len(items), asyncio.run(run())
+
+
+@pytest.mark.parametrize("category", MULTI_TURN)
+def test_multi_turn_gold_answers_score_full_marks(category):
+    count, score = _run_multi_turn(category, "fc", None, corrupt=False)
+    assert (count, score) == (200, 200.0)
+    count, score = _run_multi_turn(category, "prompt", 20, corrupt=False)
+    assert (count, score) == (20, 20.0)
+
+
+@pytest.mark.parametrize("category", MULTI_TURN)
+def test_multi_turn_corrupted_last_turn_scores_zero(category):
+    count, score = _run_multi_turn(category, "fc", 25, corrupt=True)
+    assert (count, score) == (25, 0.0)
+
+
+def test_model_text_never_reaches_eval_and_runs_leave_no_state():
+    benchmark = MultiTurnBenchmark("multi_turn_base", "prompt")
+    item = benchmark.load(None, 1)[0]
+    hostile = [
+        "[cd(folder=__import__('os').system('echo pwned'))]",
+        "[exec(source='import os')]",
+        "[globals()]",
+        "[cd(folder='document'), open(file='/etc/passwd')]",
+    ]
+    calls_seen: list[str] = []
+    real_executor = benchmark.bfcl.multi_turn_utils.execute_multi_turn_func_call
+
+    def watching_executor(func_call_list, *args, **kwargs):
+        calls_seen.extend(func_call_list)
+        return real_executor(func_call_list, *args, **kwargs)
+
+    replies = iter(hostile)
+
+    async def generate(request: GenerationRequest) -> Generation:
+        return Generation(text=next(replies, "Nothing more."))
+
+    benchmark.bfcl.multi_turn_utils.execute_multi_turn_func_call = watching_executor
+    try:
+        record = asyncio.run(benchmark.run_item(item, generate, benchmark.sampling, 1))
+    finally:
+        benchmark.bfcl.multi_turn_utils.execute_multi_turn_func_call = real_executor
+    assert record.score == 0.0
+    assert all(re.fullmatch(r"[a-z_]+\((\w+='[^']*'(, )?)*\)", call) for call in calls_seen), calls_seen
+    assert "cd(folder='document')" in calls_seen and not any(
+        "open" in call or "exec" in call for call in calls_seen
+    )
+    leftovers = [name for name in vars(benchmark.bfcl.multi_turn_utils) if name.startswith("spade_")]
+    assert leftovers == []
+
+
+def test_concurrent_attempts_on_one_entry_do_not_share_state():
+    """Two gold runs of the same entry at once both score 1: each has its own API instances."""
+    benchmark = MultiTurnBenchmark("multi_turn_base", "fc")
+    item = benchmark.load(None, 1)[0]
+
+    async def both() -> list[float]:
+        records = await asyncio.gather(
+            *(
+                benchmark.run_item(item, gold_policy(item.payload, "fc"), benchmark.sampling, 2)
+                for _ in range(2)
+            )
+        )
+        return [sample.score for record in records for sample in record.samples]
+
+    assert asyncio.run(both()) == [1.0, 1.0, 1.0, 1.0]
+
+
+# ---------------------------------------------------------------------- registry, aggregation, failures
+def test_benchmarks_cover_every_category_in_both_modes():
+    expected = {f"bfcl_{category}" for category in (*MULTI_TURN, *SINGLE_TURN)}
+    assert set(BENCHMARKS) == expected and set(make_benchmarks("prompt")) == expected
+
+
+def test_overall_follows_the_leaderboard_formula():
+    scores = {f"bfcl_{category}": 0.5 for category in (*MULTI_TURN, *SINGLE_TURN)}
+    scores.update(bfcl_multi_turn_base=1.0, bfcl_simple_java=0.8, bfcl_live_simple=1.0, bfcl_irrelevance=0.9)
+    counts = {"live_simple": 300, "live_multiple": 100, "live_parallel": 50, "live_parallel_multiple": 50}
+    summary = bfcl_overall(scores, counts)
+    assert summary["non_live"] == pytest.approx(((0.5 + 0.8 + 0.5) / 3 + 0.5 * 3) / 4)
+    assert summary["live"] == pytest.approx((300 * 1.0 + 200 * 0.5) / 500)
+    assert summary["irrelevance"] == pytest.approx(0.7)
+    assert summary["multi_turn"] == pytest.approx(0.625)
+    weighted = 10 * summary["non_live"] + 10 * summary["live"] + 10 * 0.7 + 30 * 0.625
+    assert summary["overall_leaderboard"] == pytest.approx(weighted / 100)
+    assert summary["overall_offline"] == pytest.approx(weighted / 60)
+    assert bfcl_overall({"multi_turn_base": 1.0}, {}) == {}
+
+
+def test_missing_package_is_one_clear_error(monkeypatch):
+    real_import = library.importlib.import_module
+
+    def no_bfcl(name: str, *args: Any):
+        if name.startswith("bfcl_eval"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args)
+
+    monkeypatch.setattr(library.importlib, "import_module", no_bfcl)
+    with pytest.raises(BenchmarkDataError, match="pip install --no-deps bfcl-eval==2026.3.23"):
+        SingleTurnBenchmark("simple_python").load(None, 1)

@@ -1,0 +1,291 @@
+"""``spade-eval`` end to end: the tiny model in-process and behind a local server, resume, reports, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from spade_eval.cli import main
+from spade_eval.models import ModelHandle
+from spade_eval.results import EvalResults
+from spade_eval.runner import RunOptions, run_benchmark
+from spade_eval.suites.bbeh import BBEHMini
+from spade_train.policies.scripted import ScriptedPolicy
+from tests.served_model import served_tiny_model, tiny_model_dir  # noqa: F401 - session fixtures
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"benchmark data folder {DATA} is absent")
+FAST = ["--limit", "1", "--samples", "1", "--max-tokens", "4"]
+
+
+@needs_data
+def test_reasoning_suite_runs_end_to_end_on_the_tiny_model(tiny_model_dir, tmp_path, capsys):  # noqa: F811
+    out = tmp_path / "run"
+    code = main(
+        [
+            "run",
+            "--model",
+            str(tiny_model_dir),
+            "--suite",
+            "reasoning",
+            "--data-dir",
+            str(DATA),
+            "--out",
+            str(out),
+            *FAST,
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    results = EvalResults.read(out / "results.json")
+    names = [b.name for b in results.benchmarks]
+    assert names == [
+        "aime24",
+        "aime25",
+        "amc23",
+        "math500",
+        "minerva_math",
+        "olympiadbench",
+        "humaneval_plus",
+        "mbpp_plus",
+        "rg_math",
+        "rg_algorithmic",
+        "rg_cognition",
+        "rg_logic",
+        "bbeh_mini",
+    ]
+    for skipped in ("gpqa_diamond", "aime26", "livecodebench_v6"):  # user-supplied data, absent here
+        assert f"skipping {skipped}" in captured.err
+    assert all(b.n_items == 1 and len(b.items[0].samples) == 1 for b in results.benchmarks)
+    assert results.model.kind == "hf" and results.settings.sampling_overrides == {"max_tokens": 4}
+    assert all(b.sampling.max_tokens == 4 for b in results.benchmarks)
+    aime = results.benchmark("aime24")
+    assert (aime.sampling.temperature, aime.sampling.top_k) == (1.0, 20)  # paper defaults kept
+    assert "| aime24 |" in captured.out and (out / "report.html").is_file() and (out / "report.png").is_file()
+
+
+@needs_data
+def test_runs_against_a_local_openai_compatible_server(served_tiny_model, tmp_path, capsys):  # noqa: F811
+    base = served_tiny_model.url.removesuffix("/v1")  # the model name is asked from /v1/models
+    out = tmp_path / "served"
+    code = main(
+        [
+            "run",
+            "--model",
+            base,
+            "--suite",
+            "reasoning",
+            "--benchmarks",
+            "aime25,rg_logic",
+            "humaneval_plus",
+            "--data-dir",
+            str(DATA),
+            "--out",
+            str(out),
+            *FAST,
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    results = EvalResults.read(out / "results.json")
+    assert results.model.spec == f"openai:{served_tiny_model.url}#tiny-qwen2"
+    assert [b.name for b in results.benchmarks] == ["aime25", "rg_logic", "humaneval_plus"]
+    assert sum(b.generation_errors for b in results.benchmarks) == 0
+    assert all(
+        sample.response or sample.details.get("finish_reason")
+        for b in results.benchmarks
+        for item in b.items
+        for sample in item.samples
+    )
+
+
+def test_resume_asks_the_model_only_for_what_is_missing(tmp_path):
+    benchmark = BBEHMini()
+    items = [benchmark_item(i) for i in range(4)]
+    policy = ScriptedPolicy(lambda request: "The answer is: 7")
+    model = ModelHandle(policy=policy, spec="scripted", kind="scripted", name="scripted", fingerprint="f1")
+    options = RunOptions(samples=3, cache_dir=tmp_path / "cache")
+
+    first = asyncio.run(run_benchmark(benchmark, model, options, items=items[:2]))  # "interrupted" after 2
+    assert policy.calls == 6 and first.cached_generations == 0
+    resumed = asyncio.run(run_benchmark(benchmark, model, options, items=items))
+    assert policy.calls == 12 and resumed.cached_generations == 6
+    assert [item.score for item in resumed.items] == [1.0, 0.0, 1.0, 0.0]
+    again = asyncio.run(run_benchmark(benchmark, model, options, items=items))
+    assert policy.calls == 12 and again.cached_generations == 12
+    other_model = ModelHandle(
+        policy=policy, spec="scripted", kind="scripted", name="scripted", fingerprint="f2"
+    )
+    asyncio.run(run_benchmark(benchmark, other_model, options, items=items[:1]))
+    assert policy.calls == 15  # a different checkpoint never reuses another's answers
+    with (tmp_path / "cache" / "bbeh_mini.jsonl").open("a") as handle:
+        handle.write('{"key": "torn')  # a write cut by a crash is skipped
+    assert asyncio.run(run_benchmark(benchmark, model, options, items=items)).cached_generations == 12
+
+
+def benchmark_item(index: int):
+    from spade_eval.benchmark import EvalItem
+
+    return EvalItem(
+        id=str(index), payload={"input": f"question {index}", "target": "7" if index % 2 == 0 else "8"}
+    )
+
+
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("spade-eval: error: ")
+    return err[0]
+
+
+def test_a_bad_model_path_is_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["run", "--model", str(tmp_path / "nope"), "--benchmarks", "bbeh_mini"]) == 2
+    assert "does not exist" in _one_error_line(capsys)
+    (tmp_path / "empty").mkdir()
+    assert main(["run", "--model", str(tmp_path / "empty"), "--benchmarks", "bbeh_mini"]) == 2
+    assert "no config.json" in _one_error_line(capsys)
+
+
+def test_an_unreachable_server_is_one_line_and_exit_2(capsys):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["run", "--model", f"http://127.0.0.1:{port}", "--benchmarks", "bbeh_mini"]) == 2
+    assert "cannot reach the server" in _one_error_line(capsys)
+
+
+def test_missing_data_is_one_line_and_exit_2(tiny_model_dir, tmp_path, capsys):  # noqa: F811
+    assert (
+        main(["run", "--model", str(tiny_model_dir), "--benchmarks", "aime25", "--data-dir", str(tmp_path)])
+        == 2
+    )
+    line = _one_error_line(capsys)
+    assert "aime25" in line and "math/aime25/test.jsonl is missing" in line
+    assert (
+        main(
+            [
+                "run",
+                "--model",
+                str(tiny_model_dir),
+                "--benchmarks",
+                "gpqa_diamond",
+                "--data-dir",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )  # named explicitly: not skipped
+    assert "science/gpqa_diamond.csv" in _one_error_line(capsys)
+    assert main(["run", "--model", str(tiny_model_dir), "--benchmarks", "no_such_bench"]) == 2
+    assert "unknown benchmark" in _one_error_line(capsys)
+
+
+def test_report_compares_runs_with_deltas(tmp_path, capsys):
+    paths = []
+    for index, answer in enumerate(("7", "8")):
+        policy = ScriptedPolicy(lambda request, answer=answer: f"The answer is: {answer}")
+        model = ModelHandle(
+            policy=policy, spec="scripted", kind="scripted", name=f"ckpt-{index}", fingerprint=str(index)
+        )
+        result = asyncio.run(
+            run_benchmark(BBEHMini(), model, RunOptions(), items=[benchmark_item(i) for i in range(4)])
+        )
+        from spade_eval.results import ModelIdentity, RunSettings
+
+        document = EvalResults(
+            model=ModelIdentity(
+                spec="scripted", kind="scripted", name=f"ckpt-{index}", fingerprint=str(index)
+            ),
+            settings=RunSettings(suite="reasoning", benchmarks=["bbeh_mini"]),
+            benchmarks=[result],
+        )
+        paths.append(tmp_path / f"run{index}" / "results.json")
+        document.write(paths[-1])
+    assert main(["report", str(paths[0]), str(paths[1].parent), "--out", str(tmp_path / "report")]) == 0
+    markdown = capsys.readouterr().out
+    assert (
+        "| bbeh_mini | accuracy | 4 | 50.0 [" in markdown
+        and "Δ vs ckpt-0" in markdown
+        and "| +0.0 |" in markdown
+    )
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert "<table>" in html and "ckpt-1" in html
+    assert (tmp_path / "report" / "report.png").stat().st_size > 1000
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"hello": 1}))
+    assert main(["report", str(bad)]) == 2
+    assert "not a spade-eval results file" in _one_error_line(capsys)
+
+
+def test_results_schema_is_current(capsys):
+    assert main(["schema", "--check", "--out", str(REPO / "schemas")]) == 0, capsys.readouterr().out
+
+
+def test_list_shows_paper_sampling(capsys):
+    assert main(["list", "--suite", "reasoning"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    aime = next(line for line in lines if " aime25 " in line)
+    assert "64 sample(s)" in aime and "T=1," in aime and "top-k 20" in aime
+    assert "T=0.7" in next(line for line in lines if " gpqa_diamond " in line)
+    assert "T=0.2" in next(line for line in lines if " livecodebench_v6 " in line)
+
+
+@needs_data
+def test_lm_eval_runs_our_tasks_with_a_policy_as_its_model():
+    """The other direction: lm-eval's own evaluator, our task files, a spade policy as the LM."""
+    import lm_eval
+
+    from spade_eval.suites.lm_eval_bridge import PolicyLM, task_manager
+    from spade_eval.suites.math_data import load_math
+
+    answers = {row["problem"]: row["answer"] for row in load_math("aime25", DATA)}
+
+    def reply(request) -> str:
+        prompt = request.messages[-1]["content"]
+        return next(f"\\boxed{{{a}}}" for problem, a in answers.items() if prompt.startswith(problem))
+
+    output = lm_eval.simple_evaluate(
+        model=PolicyLM(ScriptedPolicy(reply)),
+        tasks=["spade_aime25"],
+        task_manager=task_manager(DATA),
+        limit=2,
+        apply_chat_template=True,
+        log_samples=False,
+    )
+    assert output["results"]["spade_aime25"]["math_verify,none"] == 1.0
+
+
+def test_serve_rejects_a_bad_model_or_port(tmp_path, capsys):
+    assert main(["serve", "--model", str(tmp_path / "missing"), "--port", "0"]) == 2
+    assert "does not exist" in _one_error_line(capsys)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert main(["serve", "--model", "scripted", "--port", str(busy.getsockname()[1])]) == 2
+    assert "cannot listen on 127.0.0.1" in _one_error_line(capsys)
+
+
+def test_a_suite_with_a_missing_package_fails_only_when_selected(monkeypatch, capsys):
+    import importlib
+
+    from spade_eval import registry
+
+    real_import = importlib.import_module
+
+    def without_textarena(name: str, *args, **kwargs):
+        if name.startswith("spade_eval.suites.games"):
+            raise ModuleNotFoundError("No module named 'textarena'", name="textarena")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(registry.importlib, "import_module", without_textarena)
+    assert [entry.name for entry in registry.select("reasoning", ["bbeh_mini"])] == ["bbeh_mini"]
+    with pytest.raises(
+        registry.RegistryError, match="suite games needs the package 'textarena': pip install"
+    ):
+        registry.select("games")
+    assert main(["run", "--model", "scripted", "--suite", "all"]) == 2
+    assert "textarena" in _one_error_line(capsys)
