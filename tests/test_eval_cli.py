@@ -103,6 +103,26 @@ def test_runs_against_a_local_openai_compatible_server(served_tiny_model, tmp_pa
     )
 
 
+@pytest.mark.parametrize("where", ["in-process", "served"])
+def test_games_suite_runs_on_the_tiny_model_in_process_and_served(where, request, tmp_path, capsys):
+    """Every games benchmark completes, scores each game and records its outcome rates; the tiny model's
+    context is too short for some prompts, which must be recorded as errors, not raised."""
+    if where == "served":
+        model = request.getfixturevalue("served_tiny_model").url.removesuffix("/v1")
+    else:
+        model = str(request.getfixturevalue("tiny_model_dir"))
+    out = tmp_path / where
+    code = main(["run", "--model", model, "--suite", "games", "--out", str(out), *FAST])
+    assert code == 0, capsys.readouterr().err
+    results = EvalResults.read(out / "results.json")
+    assert {b.name for b in results.benchmarks} == {
+        "spade_pool", "tictactoe_random", "tictactoe_minimax", "kuhn_poker_random", "kuhn_poker_equilibrium",
+        "simple_negotiation_random", "simple_negotiation_fixed"}
+    for bench in results.benchmarks:
+        assert bench.n_items == 1 and {"win_rate", "draw_rate", "loss_rate"} <= set(bench.metrics)
+    assert (out / "report.md").is_file() and (out / "report.png").is_file()
+
+
 def test_resume_asks_the_model_only_for_what_is_missing(tmp_path):
     benchmark = BBEHMini()
     items = [benchmark_item(i) for i in range(4)]
