@@ -354,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play an environment in the terminal")
     play.add_argument("path", metavar="PATH", help="a .py file or a bundled name")
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--seed", type=int, default=0, help="seed of the episode's reset (default 0)")
     play.add_argument("--actions", metavar="FILE", help="replay actions from FILE, one per line")
     play.add_argument("--solution", action="store_true", help="replay the environment's own solution()")
     play.add_argument("--hint", help="append a hint to the first observation, as hinted rollouts do")
@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--check", action="store_true", help="only report whether the files are stale")
 
     listing = commands.add_parser("list", help="list the bundled environments")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
 
     export = commands.add_parser("export", help="export the bundled library as an environment pool")
     export.add_argument("out", metavar="DIR", help="directory to write manifest.json and environments.jsonl to")

@@ -7,6 +7,7 @@ exit code 2, never a traceback. Commands raise ``UsageError``; ``run_command`` t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 
@@ -34,3 +35,11 @@ def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "inter
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: {interrupted}\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``spade-envs list | head``): not an error of ours. Point stdout at
+        # devnull so the interpreter's final flush does not raise again on the closed pipe.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is not a file descriptor (captured, redirected in-process)
+            pass
+        return EXIT_OK

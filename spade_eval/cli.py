@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="checkpoint directory, server URL (http://host:port[/v1][#model]) or policy spec",
     )
-    run.add_argument("--suite", default="reasoning", choices=(*SUITES, ALL))
+    run.add_argument("--suite", default="reasoning", choices=(*SUITES, ALL), help="benchmark group (default reasoning)")
     run.add_argument(
         "--benchmarks",
         nargs="+",
@@ -87,11 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=Path("report"), help="directory (default: report)")
 
     listing = commands.add_parser("list", help="list the benchmarks and their default sampling")
-    listing.add_argument("--suite", default=ALL, choices=(*SUITES, ALL))
+    listing.add_argument("--suite", default=ALL, choices=(*SUITES, ALL), help="list one group only")
 
     serve = commands.add_parser("serve", help="serve a model as an OpenAI-compatible endpoint on 127.0.0.1")
     serve.add_argument("--model", required=True, help="checkpoint directory or policy spec")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help="loopback port to listen on (default 8000)")
     serve.add_argument("--name", help="served model name (default: the model's)")
     serve.add_argument("--device", help="hf checkpoints: torch device (default cpu)")
 

@@ -122,5 +122,28 @@ def test_list_and_schema(tmp_path):
 
 def test_console_script_entry_point(good):
     result = subprocess.run([sys.executable, "-m", "spade_envs.cli", "validate", str(good), "--json"],
-                            capture_output=True, text=True, timeout=120)
+                            check=False, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and json.loads(result.stdout)["results"][0]["ok"]
+
+
+def test_a_closed_output_pipe_ends_the_command_quietly(capsys, monkeypatch):
+    """``spade-envs list | head`` must not print a traceback when head stops reading."""
+    from spade_envs.cliutil import EXIT_OK, run_command
+
+    redirected = []
+    monkeypatch.setattr("os.dup2", lambda fd, target: redirected.append(target))
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(io.BytesIO()))  # fileno() raises: must be survived
+    def body() -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert run_command("spade-envs", body) == EXIT_OK
+    assert capsys.readouterr().err == "" and not redirected
+
+
+def test_the_readme_example_environment_is_valid(tmp_path):
+    """The README teaches with this environment: it must pass the validator it introduces."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```python\nimport random, re\n\nclass GuessEnv") + len("```python\n")
+    path = tmp_path / "guess_env.py"
+    path.write_text(readme[start:readme.index("```", start)], encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
