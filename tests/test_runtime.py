@@ -84,6 +84,21 @@ def test_timeout_breaks_the_session_and_reset_recovers():
         assert env.step("x").reward == 0.0
 
 
+@pytest.mark.parametrize("name", ["inprocess", "wasm"])
+def test_play_after_a_broken_call_starts_a_fresh_instance(name):
+    """play() begins with a reset, so it recovers as reset() does: a contract violation on one episode
+    must not make the checker's next replay fail with a spurious 'session broke' error."""
+    source = COUNTER_ENV.replace('return "wrong", 0.0, False, truncated, {}', 'return "wrong", "0", False, truncated')
+    with create_backend(name).open_session(source) as env:
+        env.reset(0)
+        with pytest.raises(ContractViolation):
+            env.step("x")
+        first, steps = env.play(0, [])  # used to raise "this session broke on an earlier call"
+        winning = f"\\boxed{{{env.solution()}}}"
+        _, steps = env.play(0, [winning])
+        assert first.observation and steps[0].reward == 1.0 and steps[0].terminated
+
+
 def test_unknown_backend_names_the_choices():
     with pytest.raises(ValueError, match="choose one of: inprocess"):
         create_backend("docker")

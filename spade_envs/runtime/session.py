@@ -138,7 +138,11 @@ class EnvSession:
         """``reset(seed)`` and step through ``actions`` in one round trip, stopping when the episode ends.
 
         Raises like ``reset``/``step`` would; the caller replays step by step to find which step failed.
+        Like ``reset``, it starts a fresh instance when an earlier call broke this one (siblings, which
+        lived in the broken instance's module, are gone with it).
         """
+        if self._transport is None and instance == 0:
+            self.loaded = self._start()
         replies = self._request({"op": "play", "seed": seed, "actions": list(actions), "instance": instance})
         if not isinstance(replies, list) or not replies:
             raise EnvCrashError("the backend sent a malformed reply to play()")
