@@ -34,7 +34,8 @@ else:  # pragma: no cover - Python 3.10
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Attribute docstrings become field descriptions, so the JSON Schema in schemas/ documents every key.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class RunSection(_Section):

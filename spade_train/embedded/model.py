@@ -30,7 +30,7 @@ CHATML_TEMPLATE = (
 class TinyModelConfig(BaseModel):
     """Shape of the model built for the embedded run (175 thousand parameters by default)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     architecture: Literal["qwen2", "llama"] = "qwen2"
     hidden_size: int = Field(96, ge=8)
