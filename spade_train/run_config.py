@@ -137,8 +137,12 @@ class GRPOSection(_Section):
     max_grad_norm: float = Field(1.0, gt=0)
     drop_zero_variance: bool = True
     entropy_bonus: dict[Literal["designer", "agent"], float] = Field(default_factory=dict)
-    """Per role, the weight of an entropy bonus in the update (e.g. {designer = 0.05}): it keeps the
+    """Per role, the weight of an entropy bonus in the update (e.g. {designer = 0.01}): it keeps the
     designer exploring after its batch collapses onto one design, when GRPO has no advantage left."""
+    kl_to_reference: dict[Literal["designer", "agent"], float] = Field(default_factory=dict)
+    """Per role, the weight of a KL penalty towards the model as it was when training began (after the
+    warm-up), e.g. {designer = 0.05}: it keeps the designer spread over designs *and* in its reply
+    format, where an entropy bonus spreads it over every token (see spade_train/backends/embedded/grpo.py)."""
 
 
 class OpenRLHFSection(_Section):

@@ -79,9 +79,9 @@ def test_entropy_bonus_spreads_its_role_even_with_zero_advantage(tiny_model_dir)
 
     def entropy() -> float:
         with torch.no_grad():
-            _, entropies = trainer._completion_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion),
+            _, penalties = trainer._completion_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion),
                                                                         0.0, role="designer")])
-        return float(entropies[0].mean())
+        return float(-penalties[0].mean() / 0.5)  # the penalty is -coef * entropy
 
     before = entropy()
     agent_only = trainer.step([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0, role="agent")])
@@ -89,3 +89,36 @@ def test_entropy_bonus_spreads_its_role_even_with_zero_advantage(tiny_model_dir)
     for _ in range(5):
         metrics = trainer.step([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0, role="designer")])
     assert metrics["samples"] == 1.0 and entropy() > before + 0.05
+
+
+def test_kl_to_reference_pulls_a_role_back_even_with_zero_advantage(tiny_model_dir):  # noqa: F811
+    """A designer pushed away from its reference (here by a rewarded completion) is pulled back by the KL
+    term alone once its advantages are flat; a trainer asked for the term without a reference refuses."""
+    import copy
+
+    torch.manual_seed(0)
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    reference = copy.deepcopy(model).eval()
+    prompt, completion = tokenizer("Pick one:")["input_ids"], tokenizer(" \\boxed{7}")["input_ids"]
+    config = GRPOConfig(learning_rate=1e-2, temperature=1.0, kl_to_reference=(("designer", 1.0),))
+    with pytest.raises(ValueError, match="reference"):
+        GRPOTrainer(model, config)
+    trainer = GRPOTrainer(model, config, pad_token_id=0, reference=reference)
+    pusher = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0), pad_token_id=0)
+
+    def sample(advantage: float) -> TrainingSample:
+        with torch.no_grad():
+            old = trainer.token_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion), 0.0)])[0]
+        return TrainingSample(prompt, completion, old.tolist(), advantage, role="designer")
+
+    def divergence() -> float:
+        with torch.no_grad():
+            _, penalties = trainer._completion_logprobs([sample(0.0)])
+        return float(penalties[0].sum())
+
+    for _ in range(5):
+        pusher.step([sample(1.0)])
+    pushed = divergence()
+    for _ in range(10):
+        trainer.step([sample(0.0)])
+    assert pushed > 0.05 and divergence() < pushed / 2

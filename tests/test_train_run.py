@@ -41,6 +41,7 @@ validation_workers = 0
 
 [grpo]
 drop_zero_variance = false
+kl_to_reference = { designer = 0.1 }
 """
 
 
@@ -100,6 +101,7 @@ def test_embedded_run_trains_checkpoints_and_resumes(tmp_path, capsys):
     state = json.loads((out / "checkpoints" / "latest" / "trainer_state.json").read_text())
     assert state["step"] == 2 and state["loop"]["slot"] == 8
     assert (out / "checkpoints" / "latest" / "optimizer.pt").is_file()
+    assert (out / "checkpoints" / "reference" / "config.json").is_file()  # the KL anchor, kept for resume
     assert len((out / "attempts.jsonl").read_text().splitlines()) == 8
 
     assert main(["run", "--config", str(config), "--out", str(out), "--resume", "--iterations", "3"]) == 0
@@ -171,7 +173,7 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
     assert only_unhinted.samples == [] and only_unhinted.zero_variance_groups == 1
     # With an entropy bonus for the designer, its flat group stays in the batch at advantage 0 (the
     # bonus is what acts on a collapsed designer); the agent's flat group is still dropped.
-    with_bonus = training_samples(IterationResult(1, attempts, 0.0), entropy_roles=("designer",))
+    with_bonus = training_samples(IterationResult(1, attempts, 0.0), regularised_roles=("designer",))
     assert with_bonus.designer == 3 and with_bonus.agent == 3
     assert sorted(s.advantage for s in with_bonus.samples if s.role == "designer") == pytest.approx([-0.3, 0.0, 0.3])
 

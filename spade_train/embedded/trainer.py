@@ -18,6 +18,7 @@ the OpenRLHF backend; only the model and the design language differ.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import shutil
@@ -115,15 +116,15 @@ def training_samples(
     train_designer: bool = True,
     drop_zero_variance: bool = True,
     temperatures: dict[str, float] | None = None,
-    entropy_roles: Collection[str] = (),
+    regularised_roles: Collection[str] = (),
 ) -> SampleBatch:
     """Samples of one iteration with role-conditioned, group-normalised advantages.
 
     Agent: every turn of an episode shares the episode's advantage, z-scored among the plays of the
     same environment and condition. Designer: the first-turn reply of every attempt (valid or not;
     an invalid design is the designer's worst outcome), centred among the attempts of its skill.
-    A dropped zero-variance group of a role in ``entropy_roles`` is kept with advantage 0: its
-    entropy bonus is what acts on a collapsed batch.
+    A dropped zero-variance group of a role in ``regularised_roles`` is kept with advantage 0: its
+    regulariser (KL to the reference, entropy bonus) is what acts on a collapsed batch.
     """
     rewards: list[Sample] = []
     generations: list[tuple[list[Generation], str]] = []
@@ -143,7 +144,7 @@ def training_samples(
     samples: list[TrainingSample] = []
     counts = {"agent": 0, "designer": 0}
     for (turns, role), advantage in zip(generations, advantages.advantages):
-        if advantage is None and role not in entropy_roles:
+        if advantage is None and role not in regularised_roles:
             continue
         for generation in turns:
             sample = _training_sample(generation, advantage or 0.0, role, (temperatures or {}).get(role))
@@ -165,6 +166,8 @@ class Checkpoints:
         self.root = run.path / "checkpoints"
         self.latest = self.root / "latest"
         self.previous = self.root / "previous"
+        self.reference = self.root / "reference"
+        """The model as training began (after the warm-up): the KL regulariser's anchor, kept for --resume."""
 
     def find(self) -> Path | None:
         for path in (self.latest, self.previous):
@@ -222,6 +225,22 @@ class EmbeddedRun:
         tokenizer = train_word_tokenizer(vocabulary_text((*self.config.loop.skills, *DEFAULT_GAME_SKILLS)))
         return build_causal_lm(tokenizer, self.config.model.tiny), tokenizer, None, None
 
+    def _reference(self, model: Any) -> Any | None:
+        """The frozen reference of ``grpo.kl_to_reference``, read from the run's checkpoints (None without
+        the regulariser); a run resumed from before the reference was kept starts from the current model."""
+        if not self.config.grpo.kl_to_reference:
+            return None
+        from transformers import AutoModelForCausalLM
+
+        if (self.checkpoints.reference / "config.json").is_file():
+            reference = AutoModelForCausalLM.from_pretrained(self.checkpoints.reference)
+            reference = _to_device(reference, tiny=self.config.model.path is None)
+        else:
+            reference = copy.deepcopy(model)
+        for parameter in reference.parameters():
+            parameter.requires_grad_(False)
+        return reference.eval()
+
     def _warm_up(self, model: Any, tokenizer: Any) -> dict[str, float]:
         settings = self.config.warmup
         if self.config.design.language != "signal" or settings.agent_steps + settings.designer_steps == 0:
@@ -248,7 +267,7 @@ class EmbeddedRun:
         batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
                                  train_designer=config.loop.train_designer,
                                  drop_zero_variance=config.grpo.drop_zero_variance,
-                                 entropy_roles=tuple(config.grpo.entropy_bonus),
+                                 regularised_roles=(*config.grpo.entropy_bonus, *config.grpo.kl_to_reference),
                                  temperatures={"designer": config.sampling.designer_temperature,
                                                "agent": config.sampling.temperature})
         metrics: dict[str, float] = {}
@@ -281,6 +300,8 @@ class EmbeddedRun:
                                f"{warm['warmup_loss_last']:.2f}\n")
             state = {"step": 0, "loop": None, "warmup": warm}
             self.checkpoints.save(model, tokenizer, None, state)
+            if config.grpo.kl_to_reference:
+                save_checkpoint_files(model, tokenizer, self.checkpoints.reference)
         else:
             self.run.truncate_records(after_step=state["step"])
             self.out.write(f"resuming after iteration {state['step']} from {found}\n")
@@ -291,8 +312,9 @@ class EmbeddedRun:
             learning_rate=config.grpo.learning_rate, clip_low=config.grpo.clip_low, clip_high=config.grpo.clip_high,
             temperature=config.sampling.temperature, epochs=config.grpo.epochs, mini_batch=config.grpo.mini_batch,
             micro_batch=config.grpo.micro_batch,
-            max_grad_norm=config.grpo.max_grad_norm, entropy_bonus=tuple(config.grpo.entropy_bonus.items())),
-            pad_token_id=tokenizer.pad_token_id)
+            max_grad_norm=config.grpo.max_grad_norm, entropy_bonus=tuple(config.grpo.entropy_bonus.items()),
+            kl_to_reference=tuple(config.grpo.kl_to_reference.items())),
+            pad_token_id=tokenizer.pad_token_id, reference=self._reference(model))
         if found is not None and (found / OPTIMIZER_FILE).is_file():
             trainer.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE))
         language: DesignLanguage = (SignalDesignLanguage() if config.design.language == "signal"
