@@ -32,6 +32,7 @@ from spade_eval.suites.acebench.scenarios import World
 from spade_eval.suites.tool_calls import ToolCall, format_python_calls
 from spade_train.policies.base import Generation, GenerationRequest
 from spade_train.policies.scripted import ScriptedPolicy
+from tests.corruption import corrupt_value
 from tests.tiny_model import tiny_model_dir  # noqa: F401 - session fixture used below
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -143,20 +144,6 @@ def _gold_reply(category: str, answer: Any) -> str:
     )
 
 
-def _corrupt_value(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, (int, float)):
-        return value + 7
-    if isinstance(value, str):
-        return "wrong-value-qzx"
-    if isinstance(value, list):
-        return [*value, value[0]] if value else ["wrong-value-qzx"]
-    if isinstance(value, dict):
-        return {**value, "unexpected_key_qzx": 1}
-    return "wrong-value-qzx"
-
-
 def _corrupt_reply(category: str, answer: Any) -> str:
     if category in SPECIAL:  # answering with a call instead of flagging the problem
         return "[check_status(ok=True)]"
@@ -165,7 +152,7 @@ def _corrupt_reply(category: str, answer: Any) -> str:
     first = calls[0]
     if first.arguments:
         key = next(iter(first.arguments))
-        calls[0] = ToolCall(first.name, {**first.arguments, key: _corrupt_value(first.arguments[key])})
+        calls[0] = ToolCall(first.name, {**first.arguments, key: corrupt_value(first.arguments[key])})
     else:
         calls[0] = ToolCall(first.name + "Other", {})
     return format_python_calls(calls)

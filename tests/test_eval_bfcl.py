@@ -34,6 +34,7 @@ from spade_eval.suites.tool_calls import (
     parse_python_calls,
 )
 from spade_train.policies.base import Generation, GenerationRequest
+from tests.corruption import corrupt_value
 
 UNWINNABLE = {
     "simple_java_36": "ArrayList of `any` whose ground truth holds an int and a bool; the checker "
@@ -163,20 +164,6 @@ def _reply(calls: list[ToolCall], mode: str, shown_to_real: dict[str, str]) -> s
     return format_python_calls(calls)
 
 
-def _corrupt(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, (int, float)):
-        return value + 7
-    if isinstance(value, str):
-        return "wrong-value-qzx"
-    if isinstance(value, list):
-        return [*value, "wrong-value-qzx"]
-    if isinstance(value, dict):
-        return {**value, "unexpected_key_qzx": 1}
-    return "wrong-value-qzx"
-
-
 def _uses_keyword_parameter(ground_truth: list[dict[str, Any]]) -> bool:
     return any(
         keyword.iskeyword(param) for call in ground_truth for params in call.values() for param in params
@@ -247,7 +234,7 @@ def test_single_turn_corrupted_answers_score_zero():
                 first = calls[0]
                 if first.arguments:
                     key = next(iter(first.arguments))
-                    calls[0] = ToolCall(first.name, {**first.arguments, key: _corrupt(first.arguments[key])})
+                    calls[0] = ToolCall(first.name, {**first.arguments, key: corrupt_value(first.arguments[key])})
                 else:
                     calls[0] = ToolCall(first.name + "_unknown", {})
                 text = _reply(calls, "fc", dict(entry.toolset.shown_to_real))
