@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from spade_train.policies.base import Generation, GenerationRequest, Policy, SamplingParams
 
@@ -95,6 +95,10 @@ class EvalOptions:
     """A SPADE environment pool (exported by ``spade-train``) for the games suite; None: the bundled library."""
     user_simulator: Policy | None = None
     """The simulated user of multi-turn tool-use dialogues; None: the model under test plays it too."""
+    tool_call_format: Literal["fc", "prompt"] = "fc"
+    """How BFCL asks for calls: "fc" passes the functions as tool schemas and reads the reply's tool
+    calls; "prompt" puts them in the system prompt and parses calls written as text, as BFCL's prompting
+    mode does for models without native function calling."""
     seed: int = 0
 
 

@@ -72,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--env-pool", type=Path, help="games suite: a SPADE environment pool directory")
     run.add_argument("--user-model", help="tool-use suites: the simulated user's model (default: --model)")
+    run.add_argument("--tool-call-format", choices=("fc", "prompt"), default="fc",
+                     help="BFCL: function calling (tool schemas, default) or prompting (calls written as text)")
     run.add_argument("--device", help="hf checkpoints: torch device (default cpu)")
     run.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the server's API key")
     run.add_argument("--no-cache", action="store_true", help="ask the model again for everything")
@@ -183,6 +185,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         sandbox=args.sandbox,
         env_pool=args.env_pool,
         user_simulator=user,
+        tool_call_format=args.tool_call_format,
         seed=args.seed,
     )
     if args.seed and "seed" not in overrides:
@@ -224,6 +227,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         sandbox=args.sandbox,
         concurrency=args.concurrency,
         seed=args.seed,
+        tool_call_format=args.tool_call_format,
     )
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -99,6 +99,7 @@ class RunSettings(_Model):
     sandbox: str = "wasm"
     concurrency: int = 16
     seed: int = 0
+    tool_call_format: str = Field("fc", description="BFCL's call format: fc (function calling) or prompt.")
 
 
 class EvalResults(_Model):

@@ -406,3 +406,18 @@ def test_missing_package_is_one_clear_error(monkeypatch):
     monkeypatch.setattr(library.importlib, "import_module", no_bfcl)
     with pytest.raises(BenchmarkDataError, match="pip install --no-deps bfcl-eval==2026.3.23"):
         SingleTurnBenchmark("simple_python").load(None, 1)
+
+
+def test_the_call_format_is_chosen_by_the_run_options(tmp_path, capsys):
+    """Prompting mode is reachable from the command line and recorded in the results."""
+    from spade_eval.benchmark import EvalOptions
+    from spade_eval.cli import main
+    from spade_eval.results import EvalResults
+
+    assert BENCHMARKS["bfcl_multi_turn_base"](EvalOptions()).mode == "fc"
+    assert BENCHMARKS["bfcl_simple_python"](EvalOptions(tool_call_format="prompt")).mode == "prompt"
+    out = tmp_path / "prompt"
+    code = main(["run", "--model", "scripted", "--suite", "tool_use", "--benchmarks", "bfcl_simple_python",
+                 "--limit", "1", "--tool-call-format", "prompt", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert EvalResults.read(out / "results.json").settings.tool_call_format == "prompt"

@@ -4,7 +4,8 @@ Data, ground truth, simulated multi-turn APIs and checkers come from the ``bfcl-
 without its heavy dependencies (see ``library``); the generation loop is ours (``multi_turn``,
 ``single_turn``). Categories: the four multi-turn ones (base, miss_func, miss_param, long_context) and
 the non-live and live single-turn ones. Benchmarks are named ``bfcl_<category>`` and run in
-function-calling mode; ``make_benchmarks("prompt")`` gives the prompting-mode variants.
+function-calling mode, or prompting mode with ``EvalOptions.tool_call_format = "prompt"``
+(``spade-eval run --tool-call-format prompt``).
 ``bfcl_overall`` (in ``aggregate``) combines per-category scores as the leaderboard does.
 """
 
@@ -20,18 +21,19 @@ from spade_eval.suites.bfcl.single_turn import SingleTurnBenchmark
 __all__ = ["BENCHMARKS", "bfcl_overall", "make_benchmarks"]
 
 
-def make_benchmarks(mode: Mode = "fc") -> dict[str, BenchmarkFactory]:
-    """Factories for every category, in ``fc`` (function-calling) or ``prompt`` mode."""
+def make_benchmarks(mode: Mode | None = None) -> dict[str, BenchmarkFactory]:
+    """Factories for every category: in ``mode`` (``fc``: function calling, ``prompt``: prompting), or,
+    when None, in the mode the run's options ask for (``EvalOptions.tool_call_format``)."""
 
     def multi_turn(category: str) -> BenchmarkFactory:
         def factory(options: EvalOptions) -> Benchmark:
-            return MultiTurnBenchmark(category, mode)
+            return MultiTurnBenchmark(category, mode or options.tool_call_format)
 
         return factory
 
     def single_turn(category: str) -> BenchmarkFactory:
         def factory(options: EvalOptions) -> Benchmark:
-            return SingleTurnBenchmark(category, mode)
+            return SingleTurnBenchmark(category, mode or options.tool_call_format)
 
         return factory
 
@@ -40,4 +42,4 @@ def make_benchmarks(mode: Mode = "fc") -> dict[str, BenchmarkFactory]:
     return factories
 
 
-BENCHMARKS: dict[str, BenchmarkFactory] = make_benchmarks("fc")
+BENCHMARKS: dict[str, BenchmarkFactory] = make_benchmarks()
