@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from spade_envs.runtime import ExecutionLimits, create_backend
+from spade_envs.runtime.errors import EnvCrashError
 from spade_envs.spec.models import EnvSpec, Provenance, env_id_for
 from spade_train.backends.openrlhf.pool import (
     ATTEMPTS_FILE,
@@ -163,14 +165,32 @@ def test_a_fresh_start_ignores_an_old_state_and_bad_pools_fail_in_one_line(tmp_p
 # ---------------------------------------------------------------------------------- the Ray actor
 @pytest.mark.filterwarnings("ignore::FutureWarning")  # Ray's notice about GPU environment variables
 def test_the_pool_actor_on_ray_serves_executors_restores_and_runs_under_the_driver(tmp_path, monkeypatch, capsys):
-    """One test, so that Ray (slow to start on a shared 2-core machine) starts once even under xdist."""
+    """One test, so that Ray (slow to start on a shared 2-core machine) starts once even under xdist.
+
+    It also checks that starting Ray does not break the sandbox of this process: a WebAssembly engine
+    made before ``ray.init`` (as other tests in this worker do) must still turn a guest trap into an
+    error afterwards, not die of it (it did, with a plain ``ray.init``)."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    from spade_train.backends.openrlhf.ray_pool import init_ray, shutdown_ray
+
+    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=5.0))
+    assert_trap_is_an_error(backend)
+    init_ray(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
+        assert_trap_is_an_error(backend)
         check_actor_round_trip(ray, tmp_path / "actor")
         check_driver(tmp_path / "driver", monkeypatch, capsys)
     finally:
-        ray.shutdown()
+        shutdown_ray()
+    assert_trap_is_an_error(backend)
+
+
+def assert_trap_is_an_error(backend: Any) -> None:
+    source = (Path(__file__).parent / "hostile" / "raise_signal.py").read_text(encoding="utf-8")
+    with backend.open_session(source) as session:
+        session.reset(0)
+        with pytest.raises(EnvCrashError):
+            session.step("x")
 
 
 def check_actor_round_trip(ray: Any, run_dir: Path) -> None:

@@ -100,11 +100,11 @@ def with_local_executor(flags: list[str]) -> list[str]:
 def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, resume: bool) -> int:
     import ray
 
-    from spade_train.backends.openrlhf.ray_pool import start_pool_actor
+    from spade_train.backends.openrlhf.ray_pool import init_ray, start_pool_actor
 
     if not ray.is_initialized():
         env_vars = {name: os.environ.get(name, default) for name, default in RAY_ENV_DEFAULTS.items()}
-        ray.init(runtime_env={"env_vars": env_vars})
+        init_ray(runtime_env={"env_vars": env_vars})
     pool = start_pool_actor(config, run_dir, restore=resume)
     print(f"spade pool: {ray.get(pool.summary.remote())}", flush=True)
     sys.argv = [str(script), *flags]
