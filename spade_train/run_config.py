@@ -25,7 +25,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
 from spade_train.embedded.model import TinyModelConfig
+from spade_train.embedded.signal_language import AGENT_SYSTEM
+from spade_train.loop import LoopConfig
+from spade_train.policies.base import SamplingParams
+from spade_train.rewards import DesignerRewardConfig
+from spade_train.rollout import RolloutConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -317,3 +324,34 @@ def parse_run_config(raw: Any, *, source: str = "config") -> RunConfig:
         where = "".join(f"{part}: " for part in [".".join(str(p) for p in first["loc"])] if part)
         message = first["msg"].removeprefix("Value error, ")
         raise ConfigError(f"{source}: {where}{message} ({error.error_count()} problem(s) in all)") from None
+
+
+def loop_config(config: RunConfig) -> LoopConfig:
+    """The self-play loop's configuration from the run file: one translation for every backend (the
+    embedded trainer runs it as is, the OpenRLHF executor narrows it to one design attempt)."""
+    loop, sampling = config.loop, config.sampling
+    tiers = ("static", "contract", "feasibility") + (("fuzz",) if loop.fuzz_examples else ())
+    return LoopConfig(
+        envs_per_iteration=loop.envs_per_iteration,
+        kinds=tuple(loop.kinds),
+        skills=tuple(loop.skills),
+        max_turns=loop.max_turns,
+        designer_sampling=SamplingParams(temperature=sampling.designer_temperature,
+                                         max_tokens=sampling.designer_max_tokens),
+        repair_turns=loop.repair_turns,
+        validation=ValidatorConfig(fuzz=FuzzConfig(examples=max(1, loop.fuzz_examples)), tiers=tiers),
+        rollout=RolloutConfig(
+            episodes_per_condition=loop.episodes_per_condition, seed=config.run.seed,
+            sampling=SamplingParams(temperature=sampling.temperature, max_tokens=sampling.agent_max_tokens),
+            system_prompt=AGENT_SYSTEM if config.design.language == "signal" else None,
+            return_mode=config.loop.return_mode),
+        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward,
+                                     repeat_reward=loop.repeat_reward),
+        use_corpus=loop.use_corpus,
+        use_memory=loop.use_memory,
+        duplicate_threshold=loop.duplicate_threshold,
+        reject_repeats=loop.reject_repeats,
+        concurrent_designs=loop.concurrent_designs,
+        validation_workers=loop.validation_workers,
+        seed=config.run.seed,
+    )

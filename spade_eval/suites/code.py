@@ -82,8 +82,23 @@ def defines(code: str, name: str) -> bool:
 
 
 # ---------------------------------------------------------------------- HumanEval+ and MBPP+
+class _SandboxedPrograms:
+    """The sandbox runner a code benchmark executes programs with, made on first use (listing
+    benchmarks starts no sandbox). Subclasses set ``sandbox``, ``timeout_s`` and ``_runner = None``."""
+
+    sandbox: str
+    timeout_s: float
+    _runner: ProgramRunner | None
+
+    @property
+    def runner(self) -> ProgramRunner:
+        if self._runner is None:
+            self._runner = ProgramRunner(self.sandbox, timeout_s=self.timeout_s)
+        return self._runner
+
+
 @dataclass
-class EvalPlusBenchmark:
+class EvalPlusBenchmark(_SandboxedPrograms):
     """HumanEval+ (``flavour="humaneval"``) or MBPP+ (``flavour="mbpp"``)."""
 
     flavour: str
@@ -100,12 +115,6 @@ class EvalPlusBenchmark:
         self.name = "humaneval_plus" if self.flavour == "humaneval" else "mbpp_plus"
         self._runner: ProgramRunner | None = None
         self._expected: dict[str, asyncio.Future[RunOutcome]] = {}
-
-    @property
-    def runner(self) -> ProgramRunner:
-        if self._runner is None:
-            self._runner = ProgramRunner(self.sandbox, timeout_s=self.timeout_s)
-        return self._runner
 
     def load(self, data_dir: Path | None, limit: int | None) -> list[EvalItem]:
         relative = HUMANEVAL_PLUS if self.flavour == "humaneval" else MBPP_PLUS
@@ -331,7 +340,7 @@ def decode_test_cases(value: Any) -> list[dict[str, Any]]:
 
 
 @dataclass
-class LiveCodeBench:
+class LiveCodeBench(_SandboxedPrograms):
     sandbox: str = "wasm"
     timeout_s: float = 180.0
     name: str = "livecodebench_v6"
@@ -345,12 +354,6 @@ class LiveCodeBench:
 
     def __post_init__(self) -> None:
         self._runner: ProgramRunner | None = None
-
-    @property
-    def runner(self) -> ProgramRunner:
-        if self._runner is None:
-            self._runner = ProgramRunner(self.sandbox, timeout_s=self.timeout_s)
-        return self._runner
 
     def load(self, data_dir: Path | None, limit: int | None) -> list[EvalItem]:
         path = data_file(data_dir, LIVECODEBENCH, self.name, LCB_HOW)

@@ -28,9 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.fileio import write_atomically
-from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import create_backend
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_train.advantages import Sample, ZeroVariance, agent_group, role_advantages
@@ -41,54 +39,21 @@ from spade_train.designer.skills import DEFAULT_GAME_SKILLS
 from spade_train.embedded import warmup
 from spade_train.embedded.model import build_causal_lm, save_checkpoint_files, train_word_tokenizer
 from spade_train.embedded.signal_language import (
-    AGENT_SYSTEM,
     DesignHinter,
     SignalDesignLanguage,
     vocabulary_text,
 )
-from spade_train.loop import IterationResult, LoopConfig, SelfPlayLoop
+from spade_train.loop import IterationResult, SelfPlayLoop
 from spade_train.memory import EnvironmentMemory
 from spade_train.plots import plot_metrics
-from spade_train.policies.base import Generation, Policy, SamplingParams
+from spade_train.policies.base import Generation, Policy
 from spade_train.policies.transformers_local import TransformersPolicy, load_tokenizer
 from spade_train.progress import progress_bar, quiet_transformers
-from spade_train.rewards import DesignerRewardConfig
-from spade_train.rollout import RolloutConfig
-from spade_train.run_config import RunConfig
+from spade_train.run_config import RunConfig, loop_config
 from spade_train.run_dir import RunDirectory
 
 STATE_FILE = "trainer_state.json"
 OPTIMIZER_FILE = "optimizer.pt"
-
-
-def loop_config(config: RunConfig) -> LoopConfig:
-    """The self-play loop's configuration from the run file."""
-    loop, sampling = config.loop, config.sampling
-    tiers = ("static", "contract", "feasibility") + (("fuzz",) if loop.fuzz_examples else ())
-    return LoopConfig(
-        envs_per_iteration=loop.envs_per_iteration,
-        kinds=tuple(loop.kinds),
-        skills=tuple(loop.skills),
-        max_turns=loop.max_turns,
-        designer_sampling=SamplingParams(temperature=sampling.designer_temperature,
-                                         max_tokens=sampling.designer_max_tokens),
-        repair_turns=loop.repair_turns,
-        validation=ValidatorConfig(fuzz=FuzzConfig(examples=max(1, loop.fuzz_examples)), tiers=tiers),
-        rollout=RolloutConfig(
-            episodes_per_condition=loop.episodes_per_condition, seed=config.run.seed,
-            sampling=SamplingParams(temperature=sampling.temperature, max_tokens=sampling.agent_max_tokens),
-            system_prompt=AGENT_SYSTEM if config.design.language == "signal" else None,
-            return_mode=config.loop.return_mode),
-        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward,
-                                     repeat_reward=loop.repeat_reward),
-        use_corpus=loop.use_corpus,
-        use_memory=loop.use_memory,
-        duplicate_threshold=loop.duplicate_threshold,
-        reject_repeats=loop.reject_repeats,
-        concurrent_designs=loop.concurrent_designs,
-        validation_workers=loop.validation_workers,
-        seed=config.run.seed,
-    )
 
 
 # ---------------------------------------------------------------------------------- samples

@@ -106,6 +106,9 @@ class GRPOTrainer:
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         picked = logprobs.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
         spans = [slice(len(s.prompt_ids) - 1, len(s.prompt_ids) - 1 + len(s.completion_ids)) for s in samples]
+        regularised = [self._regularised(s) for s in samples]
+        if not any(regularised):
+            return [picked[row, span] for row, span in enumerate(spans)], [None] * len(samples)
         penalty = torch.zeros_like(picked)
         entropy_coef = torch.tensor([self._coef(s, self.config.entropy_bonus) for s in samples], device=device)
         kl_coef = torch.tensor([self._coef(s, self.config.kl_to_reference) for s in samples], device=device)
@@ -118,7 +121,6 @@ class GRPOTrainer:
                 reference = torch.log_softmax(reference[:, :-1] / temperatures.view(-1, 1, 1), dim=-1)
             divergence = (logprobs.exp() * (logprobs - reference)).sum(-1)
             penalty = penalty + kl_coef.view(-1, 1) * divergence
-        regularised = [self._regularised(s) for s in samples]
         return ([picked[row, span] for row, span in enumerate(spans)],
                 [penalty[row, span] if regularised[row] else None for row, span in enumerate(spans)])
 

@@ -33,11 +33,9 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from spade_envs.checks.validate import ValidatorConfig
-from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
@@ -48,10 +46,8 @@ from spade_train.backends.openrlhf.pool import DesignPlan, DesignReport, Lease, 
 from spade_train.corpus import Corpus
 from spade_train.loop import DesignAttempt, LoopConfig, SelfPlayLoop
 from spade_train.memory import MemoryExample, NearDuplicate
-from spade_train.policies.base import SamplingParams
-from spade_train.rewards import DesignerRewardConfig
 from spade_train.rollout import Episode, RolloutConfig, play_episode
-from spade_train.run_config import RunConfig, parse_run_config
+from spade_train.run_config import RunConfig, loop_config, parse_run_config
 
 UNTRAINED_SCORE = -1.0
 """Score of a designer sample that must not be trained: outside any dynamic-filtering range."""
@@ -66,29 +62,16 @@ LOG_KEYS = (
 
 # ---------------------------------------------------------------------------------- configuration
 def rollout_config(config: RunConfig) -> RolloutConfig:
-    """Agent episodes, trained or nested: the rollout temperature and the per-turn token limit."""
-    sampling = config.sampling
-    return RolloutConfig(episodes_per_condition=config.loop.episodes_per_condition, seed=config.run.seed,
-                         sampling=SamplingParams(temperature=sampling.temperature, max_tokens=sampling.agent_max_tokens),
-                         return_mode=config.loop.return_mode)
+    """Agent episodes, trained or nested: the same as the loop's (``run_config.loop_config``)."""
+    return loop_config(config).rollout
 
 
 def design_loop_config(config: RunConfig, *, kind: str, skill: str, seed: int) -> LoopConfig:
-    """The loop of one design attempt: one environment, of the row's kind and skill."""
-    loop, sampling = config.loop, config.sampling
-    tiers = ("static", "contract", "feasibility") + (("fuzz",) if loop.fuzz_examples else ())
-    return LoopConfig(
-        envs_per_iteration=1, kinds=(kind,), skills=(skill,), max_turns=loop.max_turns,  # type: ignore[arg-type]
-        designer_sampling=SamplingParams(temperature=sampling.designer_temperature,
-                                         max_tokens=sampling.designer_max_tokens),
-        repair_turns=loop.repair_turns,
-        validation=ValidatorConfig(fuzz=FuzzConfig(examples=max(1, loop.fuzz_examples)), tiers=tiers),
-        rollout=rollout_config(config),
-        rewards=DesignerRewardConfig(variant=loop.reward, malformed_reward=loop.malformed_reward,
-                                     repeat_reward=loop.repeat_reward),
-        use_corpus=loop.use_corpus, use_memory=loop.use_memory, duplicate_threshold=loop.duplicate_threshold,
-        reject_repeats=False, reuse_verdicts=False, concurrent_designs=1, validation_workers=0, seed=seed,
-    )
+    """The loop of one design attempt: one environment, of the row's kind and skill. Repeats and verdict
+    reuse span a batch of attempts in one loop, and here each attempt is a loop of its own."""
+    return replace(loop_config(config), envs_per_iteration=1, kinds=(kind,), skills=(skill,),  # type: ignore[arg-type]
+                   reject_repeats=False, reuse_verdicts=False, concurrent_designs=1, validation_workers=0,
+                   seed=seed)
 
 
 # ---------------------------------------------------------------------------------- samples
