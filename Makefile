@@ -16,14 +16,15 @@ TORCH ?= torch==2.13.0
 
 # Packages installed without their declared dependencies, because those pull GPU builds or heavy stacks
 # that their importable parts do not need (OpenRLHF: flash-attn, deepspeed, vllm; bfcl-eval: numpy pin,
-# sentence-transformers). Their light runtime dependencies are in pyproject's extras.
-NO_DEPS_PACKAGES := bfcl-eval==2026.3.23 openrlhf==0.11.2
+# sentence-transformers; evalplus: openai, anthropic, google-generativeai, tree-sitter, transformers).
+# Their light runtime dependencies are in pyproject's extras.
+NO_DEPS_PACKAGES := bfcl-eval==2026.3.23 openrlhf==0.11.2 evalplus==0.3.1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[dev,train,eval,openrlhf,docs]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,train,eval,openrlhf,docs,interop,tensorboard]"
 	$(if $(strip $(NO_DEPS_PACKAGES)),$(BIN)/python -m pip install --quiet --no-deps $(NO_DEPS_PACKAGES))
 	touch $(STAMP)
 
@@ -40,6 +41,7 @@ test: setup
 schemas: setup
 	$(BIN)/spade-envs schema --out schemas
 	$(BIN)/spade-train schema --out schemas
+	$(BIN)/spade-eval schema --out schemas
 
 # The documentation site (mkdocs.yml, docs/) into site/, in strict mode: a warning, a broken link or anchor,
 # or a failing generator stops the build. Material for MkDocs prints an end-of-life notice on every build

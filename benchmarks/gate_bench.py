@@ -1,13 +1,19 @@
 """Throughput of the validation gate over the bundled library, next to the SPADE release's check.
 
-Three measurements, on the same environments:
+Measurements on the same environments, side by side in one run:
 
-* the full gate (static + contract + feasibility + fuzz with ``--examples`` Hypothesis examples)
-  through the wasm sandbox, with 1 worker process and with one per core;
-* a SPADE-sized batch: 24 environments (the library repeated) through the full gate, all cores;
+* the full gate (static + contract + feasibility with the exploit probes + fuzz with ``--examples``
+  examples) through the wasm sandbox, with 1 worker process and with one per core, and the same in
+  process (``inprocess`` backend) beside it: what the sandbox costs;
+* a SPADE-sized batch: 24 environments (the library repeated) through the full gate, all cores, once
+  with the workers' start-up counted (a command-line run) and once on workers already running (the
+  self-play loop's ``ProcessValidator``, which lives for the whole run);
 * the SPADE release's gate: exec the code in the trainer's own process, reset(seed=42), three probe
   actions (\\boxed{1}, \\boxed{test}, \\boxed{42}) checked for a typed 5-tuple with reward in
   [-10, 10], then reset(seed=123). No sandbox, no solution replay, no fuzzing.
+
+Each figure is the best of ``--repeats`` runs (the machine is shared: the best run is the one least
+disturbed); the load average is recorded with the results.
 
     python benchmarks/gate_bench.py                 # table on stdout, JSON in benchmarks/results/gate.json
 """
@@ -24,11 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from spade_envs.checks.batch import ValidationJob, validate_many
+from spade_envs.checks.batch import ValidationJob, ValidationWorkers, validate_many
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.contract.tool_use import ToolUseBaseEnv
-from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.fileio import write_atomically
+from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.limits import ExecutionLimits
 
@@ -59,23 +65,50 @@ def reference_check(source: str) -> bool:
     return True
 
 
-def run_gate(jobs: list[ValidationJob], workers: int, examples: int) -> dict[str, Any]:
-    config = ValidatorConfig(fuzz=FuzzConfig(examples=examples))
-    started = time.perf_counter()
-    reports = list(validate_many(jobs, "wasm", ExecutionLimits(), config, workers=workers))
-    seconds = time.perf_counter() - started
+def _totals(reports: list[Any], seconds: float, jobs: int, workers: int) -> dict[str, Any]:
     tiers: dict[str, float] = {}
     for report in reports:
         for tier in report.tiers:
             tiers[tier.tier] = tiers.get(tier.tier, 0.0) + tier.duration_ms / 1000
     return {
-        "environments": len(jobs),
+        "environments": jobs,
         "workers": workers,
         "valid": sum(r.ok for r in reports),
         "seconds": round(seconds, 3),
-        "environments_per_s": round(len(jobs) / seconds, 2),
+        "environments_per_s": round(jobs / seconds, 2),
         "tier_seconds_total": {k: round(v, 3) for k, v in tiers.items()},
     }
+
+
+def run_gate(jobs: list[ValidationJob], workers: int, examples: int, backend: str = "wasm",
+             repeats: int = 1) -> dict[str, Any]:
+    """The full gate over ``jobs`` with fresh worker processes (their start-up counted); the best run."""
+    config = ValidatorConfig(fuzz=FuzzConfig(examples=examples))
+    best: dict[str, Any] | None = None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        reports = list(validate_many(jobs, backend, ExecutionLimits(), config, workers=workers))
+        row = _totals(reports, time.perf_counter() - started, len(jobs), workers)
+        best = row if best is None or row["seconds"] < best["seconds"] else best
+    assert best is not None
+    return best
+
+
+def run_warm_batch(jobs: list[ValidationJob], workers: int, examples: int, repeats: int = 1) -> dict[str, Any]:
+    """The full gate over ``jobs`` on worker processes that are already running (the loop's case)."""
+    config = ValidatorConfig(fuzz=FuzzConfig(examples=examples))
+    best: dict[str, Any] | None = None
+    with ValidationWorkers("wasm", ExecutionLimits(), config, workers) as pool:
+        pool.submit(jobs[0]).result()  # every worker has started and loaded its sandbox once
+        for future in [pool.submit(job) for job in jobs[: workers * 2]]:
+            future.result()
+        for _ in range(repeats):
+            started = time.perf_counter()
+            reports = [future.result().report for future in [pool.submit(job) for job in jobs]]
+            row = _totals(reports, time.perf_counter() - started, len(jobs), workers)
+            best = row if best is None or row["seconds"] < best["seconds"] else best
+    assert best is not None
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,19 +116,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=100, help="fuzz examples per environment")
     parser.add_argument("--batch", type=int, default=24, help="size of the SPADE-style batch")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--repeats", type=int, default=2, help="runs per figure; the best is kept (default 2)")
     args = parser.parse_args(argv)
 
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     entries = list(bundled_registry())
     jobs = [ValidationJob(e.name, e.source(), e.class_name) for e in entries]
     cores = os.cpu_count() or 1
-    rows: dict[str, Any] = {}
-    print(f"full gate, 1 worker, {len(jobs)} environments ...", file=sys.stderr, flush=True)
-    rows["full_gate_1_worker"] = run_gate(jobs, 1, args.examples)
-    print(f"full gate, {cores} workers ...", file=sys.stderr, flush=True)
-    rows["full_gate_all_cores"] = run_gate(jobs, cores, args.examples)
     batch = [jobs[i % len(jobs)] for i in range(args.batch)]
+    rows: dict[str, Any] = {}
+    for name, backend in (("full_gate", "wasm"), ("inprocess_full_gate", "inprocess")):
+        for workers in dict.fromkeys((1, cores)):
+            print(f"{name}, {workers} worker(s), {len(jobs)} environments ...", file=sys.stderr, flush=True)
+            key = f"{name}_{'1_worker' if workers == 1 else 'all_cores'}"
+            rows[key] = run_gate(jobs, workers, args.examples, backend, args.repeats)
     print(f"SPADE batch of {args.batch}, {cores} workers ...", file=sys.stderr, flush=True)
-    rows["spade_batch"] = run_gate(batch, cores, args.examples)
+    rows["spade_batch"] = run_gate(batch, cores, args.examples, "wasm", args.repeats)
+    print(f"SPADE batch of {args.batch} on running workers ...", file=sys.stderr, flush=True)
+    rows["spade_batch_running_workers"] = run_warm_batch(batch, cores, args.examples, args.repeats)
 
     started = time.perf_counter()
     passed = sum(reference_check(e.source()) for e in entries)
@@ -105,15 +143,25 @@ def main(argv: list[str] | None = None) -> int:
         "environments_per_s": round(len(entries) / seconds, 1),
     }
 
-    print(f"\n{'gate':<36}{'envs':>6}{'workers':>9}{'seconds':>10}{'envs/s':>9}")
+    print(f"\n{'gate':<40}{'envs':>6}{'workers':>9}{'seconds':>10}{'envs/s':>9}")
     for name, row in rows.items():
-        print(f"{name:<36}{row['environments']:>6}{row.get('workers', 1):>9}{row['seconds']:>10}"
+        print(f"{name:<40}{row['environments']:>6}{row.get('workers', 1):>9}{row['seconds']:>10}"
               f"{row['environments_per_s']:>9}")
-    print(f"\ntier seconds (1 worker): {rows['full_gate_1_worker']['tier_seconds_total']}")
-    target = rows["spade_batch"]["seconds"]
-    print(f"target: 24 environments in under 5 s -> {target} s ({'met' if target < 5 else 'not met'})")
-    document = {"machine": {"python": platform.python_version(), "cpus": cores, "platform": platform.platform()},
-                "fuzz_examples": args.examples, "results": rows}
+    print(f"\ntier seconds (wasm, 1 worker): {rows['full_gate_1_worker']['tier_seconds_total']}")
+    print(f"tier seconds (inprocess, 1 worker): {rows['inprocess_full_gate_1_worker']['tier_seconds_total']}")
+    targets = {
+        "full gate, 1 worker (>= 5 envs/s)": rows["full_gate_1_worker"]["environments_per_s"],
+        "full gate, all cores (>= 10 envs/s)": rows.get("full_gate_all_cores", rows["full_gate_1_worker"])[
+            "environments_per_s"],
+        f"batch of {args.batch}, workers started for it (< 3 s)": rows["spade_batch"]["seconds"],
+        f"batch of {args.batch}, running workers (< 3 s)": rows["spade_batch_running_workers"]["seconds"],
+    }
+    for name, value in targets.items():
+        print(f"{name:<48} {value}")
+    document = {"machine": {"python": platform.python_version(), "cpus": cores, "platform": platform.platform(),
+                            "load_average_at_start": load_at_start,
+                            "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
+                "fuzz_examples": args.examples, "repeats": args.repeats, "results": rows, "targets": targets}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, json.dumps(document, indent=2) + "\n")
     print(f"wrote {args.out}")

@@ -24,15 +24,14 @@ import time
 from itertools import pairwise
 from pathlib import Path
 
-from spade_envs.checks.validate import TIERS, ValidatorConfig
-from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime import create_backend
+from spade_train.config import parse_run_config
 from spade_train.corpus import Corpus
-from spade_train.loop import LoopConfig, SelfPlayLoop
+from spade_train.loop import SelfPlayLoop
 from spade_train.memory import EnvironmentMemory
+from spade_train.policies.roles import Policies
 from spade_train.policies.scripted import ScriptedPolicy
-from spade_train.rollout import RolloutConfig
 
 RESULTS = Path(__file__).resolve().parent / "results" / "loop_overhead.json"
 
@@ -75,11 +74,15 @@ def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int
         calls["designer"] += 1
         return sources[(calls["designer"] - 1) % len(sources)]
 
-    config = LoopConfig(envs_per_iteration=envs, max_turns=25, concurrent_designs=concurrent_designs,
-                        validation=ValidatorConfig(fuzz=FuzzConfig(examples=max(1, fuzz_examples)),
-                                                   tiers=TIERS if fuzz_examples else TIERS[:-1]),
-                        rollout=RolloutConfig(episodes_per_condition=episodes), duplicate_threshold=None,
-                        validation_workers=workers, reuse_verdicts=False)
+    config = parse_run_config({
+        "design": {"language": "python", "hinter": "model"},
+        "loop": {"envs_per_iteration": envs, "max_turns": 25, "concurrent_designs": concurrent_designs,
+                 "fuzz_examples": fuzz_examples, "episodes_per_condition": episodes, "duplicate_threshold": None,
+                 "validation_workers": workers, "reuse_verdicts": False, "return_mode": "terminal_clipped",
+                 "use_corpus": True, "skills": ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning",
+                                                "Pattern Recognition", "Optimization", "Causal Inference"]},
+    })
+
     async def two_iterations(loop: SelfPlayLoop):
         # The first iteration pays once-per-run costs (worker processes, sandbox start, compiled-module
         # load); a run pays them once, so the second iteration is the one measured. Verdict reuse is
@@ -96,16 +99,15 @@ def run_iteration(latency_s: float, envs: int, episodes: int, fuzz_examples: int
         def served(replies, name: str) -> ServedPolicy:
             return ServedPolicy(ScriptedPolicy(replies, name=name), latency_s, server, busy)
 
-        loop = SelfPlayLoop(
-            designer=served(designer_reply, "designer"),
-            agent=served(["I am not sure. \\boxed{0}"], "agent"),
-            hinter=served(["Work it out step by step."], "hinter"),
-            backend=create_backend("wasm"), memory=memory, corpus=Corpus.demo(), config=config)
+        policies = Policies(designer=served(designer_reply, "designer"),
+                            agent=served(["I am not sure. \\boxed{0}"], "agent"),
+                            hinter=served(["Work it out step by step."], "hinter"))
+        loop = SelfPlayLoop(config, policies, backend=create_backend("wasm"), memory=memory, corpus=Corpus.demo())
         result, started, ended = asyncio.run(two_iterations(loop))
         seconds = ended - started
         loop.close()
     generations = sum(len(e.turns) for a in result.attempts if a.evaluation
-                      for e in a.evaluation.hinted + a.evaluation.unhinted) + envs * 2
+                      for e in a.evaluation.episodes()) + envs * 2
     model_seconds = generations * latency_s / slots
     return {"latency_s": latency_s, "seconds": round(seconds, 3), "generations": generations,
             "model_seconds": round(model_seconds, 3), "valid_rate": result.metrics["valid_rate"],

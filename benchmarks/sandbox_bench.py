@@ -5,8 +5,17 @@ steps per second, memory per live session, and the time to validate the whole li
 ``inprocess+json`` row calls the same dispatcher as the sandbox, through the same JSON request
 protocol, in this interpreter: the floor for any isolated design, and the reference for the targets.
 
+It also measures how far past its time limit a looping environment runs in the sandbox while the host
+is busy (``deadline``), for each epoch ticker (the native timer and the Python thread it replaced), at
+the default 10 s limit and at 1 s, under four loads: none; both cores busy with other processes; two
+threads of this process running Python (they hold the GIL nearly all the time); and one thread of this
+process in a single C call that holds the GIL for longer than the limit (a backtracking regex). Under the
+last load the caller cannot return before the GIL is free, so the guest's own run time (the CPU time of
+the thread that called into the sandbox) is reported beside the caller's.
+
     python benchmarks/sandbox_bench.py                # table on stdout, JSON in benchmarks/results/
     python benchmarks/sandbox_bench.py --steps 500 --sessions 20 --out results.json
+    python benchmarks/sandbox_bench.py --deadline-only  # only the deadline figures (about 2 minutes)
 """
 
 from __future__ import annotations
@@ -14,10 +23,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import platform
+import re
 import statistics
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,10 +41,11 @@ from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.fileio import write_atomically
 from spade_envs.registry import EnvEntry, bundled_registry
-from spade_envs.runtime import ExecutionLimits, create_backend
+from spade_envs.runtime import EnvTimeoutError, ExecutionLimits, create_backend
 from spade_envs.runtime.guest import EnvHost
 from spade_envs.runtime.inprocess import InProcessBackend
 from spade_envs.runtime.session import EnvSession
+from spade_envs.runtime.wasm import WasmBackend, WasmConfig
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -114,6 +128,46 @@ def bench_backend(backend: Any, entries: list[EnvEntry], steps: int, sessions: i
     }
 
 
+def _step_loop(backend: Any, entry: EnvEntry, steps: int, ready: threading.Barrier | None = None) -> float:
+    """Step one session of ``entry`` ``steps`` times (resetting at each episode end); the seconds it took."""
+    with backend.open_session(entry.source(), class_name=entry.class_name) as session:
+        script = _script(session, 0)
+        session.reset(0)
+        if ready is not None:
+            ready.wait()
+        begin = time.perf_counter()
+        for index in range(steps):
+            if session.step(script[index % len(script)]).done:
+                session.reset(index)
+        return time.perf_counter() - begin
+
+
+def bench_threads(backend: Any, entries: list[EnvEntry], steps: int, repeats: int = 3) -> dict[str, Any]:
+    """Steps per second in total with 1 and 2 threads, each stepping its own session of the same
+    environment (the median environment of the library by step cost is used for all, the best of
+    ``repeats`` runs for each count); ``scaling`` is the 2-thread total over the 1-thread one."""
+    entry = next(e for e in entries if e.name == "number_hunt")
+    totals: dict[int, float] = {}
+    for count in (1, 2):
+        best = 0.0
+        for _ in range(repeats):
+            barrier = threading.Barrier(count)
+            seconds: list[float] = [0.0] * count
+
+            def run(slot: int, seconds: list[float] = seconds, barrier: threading.Barrier = barrier) -> None:
+                seconds[slot] = _step_loop(backend, entry, steps, barrier)
+
+            threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            best = max(best, count * steps / max(seconds))
+        totals[count] = best
+    return {"environment": entry.name, "steps_per_s_1_thread": round(totals[1]),
+            "steps_per_s_2_threads": round(totals[2]), "scaling": round(totals[2] / totals[1], 2)}
+
+
 def _memory_per_session(backend: Any, entry: EnvEntry, count: int) -> float:
     """Resident memory added by ``count`` live sessions (children's memory for the process backend)."""
     gc.collect()
@@ -145,13 +199,120 @@ def bench_validation(make_backend: Callable[[], Any], entries: list[EnvEntry], r
     return round(statistics.median(times), 3)
 
 
+LOOP_ENV = """
+class LoopEnv:
+    def __init__(self, max_turns=5, **kwargs):
+        self.max_turns = max_turns
+
+    def reset(self, seed=None):
+        return "loop", {}
+
+    def step(self, action):
+        while True:
+            pass
+
+    def solution(self):
+        return "x"
+
+    def close(self):
+        pass
+"""
+DEADLINE_LOADS = ("none", "busy cores", "busy threads", "long C call")
+
+
+def _backtracking_regex_length(seconds: float) -> int:
+    """A length n for which re.match("(a+)+$", "a" * n + "b") holds the GIL for about ``seconds``."""
+    started = time.perf_counter()
+    re.match(r"(a+)+$", "a" * 20 + "b")
+    base = max(time.perf_counter() - started, 1e-4)
+    return 20 + max(0, math.ceil(math.log2(seconds / base)))
+
+
+def _busy_python(stop: threading.Event) -> None:
+    while not stop.is_set():
+        sum(range(1000))
+
+
+def _deadline_once(ticker: str, limit: float, load: str) -> dict[str, float]:
+    """One looping step() under ``load``: when the caller got its timeout, and how long the guest ran."""
+    backend = WasmBackend(ExecutionLimits(call_timeout_s=limit), WasmConfig(ticker=ticker))
+    stop = threading.Event()
+    burners: list[subprocess.Popen[bytes]] = []
+    threads: list[threading.Thread] = []
+    if load == "busy cores":
+        burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    elif load == "busy threads":
+        threads = [threading.Thread(target=_busy_python, args=(stop,), daemon=True) for _ in range(2)]
+    elif load == "long C call":
+        length = _backtracking_regex_length(limit + 3.0)
+        threads = [threading.Thread(target=lambda: (time.sleep(0.2), re.match(r"(a+)+$", "a" * length + "b")),
+                                    daemon=True)]
+    measured: dict[str, float] = {}
+    with backend.open_session(LOOP_ENV) as session:
+        session.reset(0)
+        for thread in threads:
+            thread.start()
+        try:
+            started, cpu = time.monotonic(), time.thread_time()
+            try:
+                session.step("go")
+            except EnvTimeoutError:
+                pass
+            measured["fired_after_s"] = time.monotonic() - started
+            measured["guest_cpu_s"] = time.thread_time() - cpu
+        finally:
+            stop.set()
+            for burner in burners:
+                burner.kill()
+                burner.wait()
+            for thread in threads:
+                thread.join()
+    return {key: round(value, 3) for key, value in measured.items()}
+
+
+def bench_deadline(limits: tuple[float, ...] = (10.0, 1.0)) -> list[dict[str, Any]]:
+    rows = []
+    for ticker in ("native", "thread"):
+        for limit in limits:
+            for load in DEADLINE_LOADS:
+                print(f"deadline: {ticker} ticker, {limit:g} s limit, load: {load} ...", file=sys.stderr, flush=True)
+                measured = _deadline_once(ticker, limit, load)
+                rows.append({"ticker": ticker, "limit_s": limit, "load": load, **measured,
+                             "caller_overshoot_s": round(measured["fired_after_s"] - limit, 3),
+                             "guest_overshoot_s": round(measured["guest_cpu_s"] - limit, 3)})
+    return rows
+
+
+def _print_deadline(rows: list[dict[str, Any]]) -> None:
+    print(f"\n{'ticker':<8}{'limit':>7}  {'load':<14}{'caller overshoot':>18}{'guest overshoot':>17}")
+    for row in rows:
+        print(f"{row['ticker']:<8}{row['limit_s']:>6g}s  {row['load']:<14}{row['caller_overshoot_s']:>17.3f}s"
+              f"{row['guest_overshoot_s']:>16.3f}s")
+    print("(guest overshoot: the guest's CPU time past the limit; it reads low when other processes take the cores)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=300, help="steps per environment (default 300)")
     parser.add_argument("--sessions", type=int, default=20, help="live sessions for the memory figure")
     parser.add_argument("--repeats", type=int, default=3, help="repeats of the library validation")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "sandbox.json")
+    parser.add_argument("--deadline-only", action="store_true", help="measure only the deadline overshoot")
+    parser.add_argument("--skip-deadline", action="store_true", help="do not measure the deadline overshoot")
+    parser.add_argument("--thread-steps", type=int, default=4000, help="steps per thread for the scaling figure")
+    parser.add_argument("--threads-only", action="store_true", help="measure only the thread scaling figure")
     args = parser.parse_args(argv)
+    machine = {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform(),
+               "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+    if args.deadline_only:
+        rows = bench_deadline()
+        _print_deadline(rows)
+        previous = json.loads(args.out.read_text()) if args.out.exists() else {}
+        document = {**previous, "deadline": {"machine": machine, "rows": rows}}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(args.out, json.dumps(document, indent=2) + "\n")
+        print(f"\nwrote {args.out}")
+        return 0
 
     entries = list(bundled_registry())
     limits = ExecutionLimits()
@@ -161,6 +322,15 @@ def main(argv: list[str] | None = None) -> int:
         "process": lambda: create_backend("process", limits),
         "wasm": lambda: create_backend("wasm", limits),
     }
+    if args.threads_only:
+        threads = {name: bench_threads(make(), entries, args.thread_steps) for name, make in makers.items()}
+        _print_threads(threads)
+        previous = json.loads(args.out.read_text()) if args.out.exists() else {}
+        document = {**previous, "threads": {"machine": machine, "rows": threads}}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(args.out, json.dumps(document, indent=2) + "\n")
+        print(f"\nwrote {args.out}")
+        return 0
     rows: dict[str, dict[str, Any]] = {}
     for name, make in makers.items():
         print(f"benchmarking {name} ...", file=sys.stderr, flush=True)
@@ -169,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         rows[name] = {"backend_create_ms": round((time.perf_counter() - begin) * 1e3, 2)}
         rows[name].update(bench_backend(backend, entries, args.steps, args.sessions))
         rows[name]["validate_library_s"] = bench_validation(make, entries, args.repeats)
+        rows[name]["threads"] = bench_threads(backend, entries, args.thread_steps)
 
     wasm, floor, process, inproc = rows["wasm"], rows["inprocess+json"], rows["process"], rows["inprocess"]
     targets = {
@@ -179,18 +350,30 @@ def main(argv: list[str] | None = None) -> int:
         "wasm_memory_per_session_mb (<= 12)": wasm["memory_per_session_mb"],
         "wasm_validate_vs_inprocess (<= 3x)": round(wasm["validate_library_s"] / inproc["validate_library_s"], 2),
     }
+    targets["wasm_two_thread_scaling (>= 1.8x)"] = rows["wasm"]["threads"]["scaling"]
     _print_table(rows, targets)
+    _print_threads({name: row["threads"] for name, row in rows.items()})
+    deadline = [] if args.skip_deadline else bench_deadline()
+    if deadline:
+        _print_deadline(deadline)
     document = {
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "machine": machine,
         "environments": [e.name for e in entries],
         "settings": {"steps": args.steps, "sessions": args.sessions, "repeats": args.repeats},
         "backends": rows,
         "targets": targets,
+        "deadline": {"machine": machine, "rows": deadline},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, json.dumps(document, indent=2) + "\n")
     print(f"\nwrote {args.out}")
     return 0
+
+
+def _print_threads(rows: dict[str, dict[str, Any]]) -> None:
+    print(f"\n{'threads: steps/s in total':<28}{'1 thread':>10}{'2 threads':>11}{'scaling':>9}")
+    for name, row in rows.items():
+        print(f"{name:<28}{row['steps_per_s_1_thread']:>10}{row['steps_per_s_2_threads']:>11}{row['scaling']:>8}x")
 
 
 def _print_table(rows: dict[str, dict[str, Any]], targets: dict[str, float]) -> None:

@@ -1,42 +1,77 @@
 """``spade-envs``: validate, play and list environments; export the JSON Schemas.
 
 Exit codes: 0 success (all valid), 1 some environment invalid, 2 bad usage or unreadable input.
-User mistakes print one line starting with ``spade-envs: error:`` and never a traceback.
+User mistakes print one line starting with ``spade-envs: error:`` and never a traceback. Human output
+escapes every character an environment could use to drive the terminal (``cliutil.printable``); the
+JSON output is exact.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from spade_envs.checks.batch import ValidationJob, default_jobs, validate_many
+from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits, default_jobs, run_jobs
 from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
+from spade_envs.checks.progress import Progress
+from spade_envs.checks.results import ResultsFile, settings_digest, split_finished
 from spade_envs.checks.static import StaticConfig
 from spade_envs.checks.validate import ValidatorConfig
-from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, OneLineParser, UsageError, run_command
-from spade_envs.contract.actions import solution_to_actions
-from spade_envs.contract.episode import episode_return
+from spade_envs.cliutil import (
+    EXIT_INVALID,
+    EXIT_OK,
+    OneLineParser,
+    UsageError,
+    positive_int,
+    positive_seconds,
+    printable,
+    run_command,
+)
 from spade_envs.episodes import compare_episodes, play_scripted
 from spade_envs.fileio import write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
-from spade_envs.pool import PoolError, is_pool_dir, read_pool, write_pool
+from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
+from spade_envs.play import play_session
+from spade_envs.pool import (
+    POOL_REF_SEPARATOR,
+    is_pool_dir,
+    is_pool_ref,
+    read_pool_ref,
+    split_pool_ref,
+    write_pool,
+)
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names, create_backend
-from spade_envs.runtime.errors import EnvRuntimeError
+from spade_envs.runtime.errors import EnvCrashError, EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.spec.models import EpisodeLog, ValidationReport, env_id_for
+from spade_envs.spec.models import EnvSpec, EpisodeLog, ValidationReport, env_id_for
 from spade_envs.spec.schemas import stale_schemas, write_schemas
+from spade_envs.terminal import Screen, rate, styled
 
 
 # ---------------------------------------------------------------------- input resolution
+@dataclass
+class Targets:
+    """What the paths on the command line expanded to: environments to run, and files passed over."""
+
+    environments: list[tuple[str, str, str | None]] = field(default_factory=list)
+    """(label, source, class_name) triples, in command-line order."""
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """(path, why) for every file or directory in a given directory that is not validated."""
+    specs: dict[str, EnvSpec] = field(default_factory=dict)
+    """label -> spec, for environments that come with one (pool entries, bundled environments)."""
+
+
 def _read_source(path: Path) -> str:
     if path.suffix != ".py":
         raise UsageError(f"{path} is not a Python file; pass .py environment files or a directory of them")
@@ -48,35 +83,98 @@ def _read_source(path: Path) -> str:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def resolve_targets(targets: Sequence[str]) -> list[tuple[str, str, str | None]]:
-    """Expand paths, directories and bundled names into (label, source, class_name) triples.
+def _read_pool(path: Path | str, targets: Targets) -> int:
+    """Add the environments of a pool directory or of ``DIR#ID``; returns how many."""
+    directory, _ = split_pool_ref(path)
+    entries = read_pool_ref(path)  # a PoolError is one line of the command's output (spade_envs.errors)
+    for entry, source in entries:
+        label = f"{directory}{POOL_REF_SEPARATOR}{entry.spec.id}"
+        targets.environments.append((label, source, entry.spec.class_name))
+        targets.specs[label] = entry.spec
+    return len(entries)
 
-    Everything is read before anything runs, so a typo in the last path fails fast and nothing is
-    half-done.
+
+def _walk_directory(root: Path, recursive: bool, targets: Targets) -> None:
+    """Add the environment files under ``root`` (sorted; subdirectories too when ``recursive``)."""
+    found = 0
+    for directory, subdirectories, files in os.walk(root, followlinks=False):
+        here = Path(directory)
+        searched = []
+        for name in sorted(subdirectories):
+            path = here / name
+            if not recursive:
+                targets.skipped.append((str(path), "a subdirectory (--no-recursive)"))
+            elif name.startswith(".") or name == "__pycache__":
+                targets.skipped.append((str(path), "a hidden or cache directory"))
+            elif path.is_symlink():
+                targets.skipped.append((str(path), "a link to a directory (not followed)"))
+            elif is_pool_dir(path):
+                found += _read_pool(path, targets)
+            else:
+                searched.append(name)
+        subdirectories[:] = searched
+        for name in sorted(files):
+            path = here / name
+            why = _why_not_an_environment(path)
+            if why:
+                targets.skipped.append((str(path), why))
+                continue
+            try:
+                targets.environments.append((str(path), path.read_text(encoding="utf-8"), None))
+                found += 1
+            except UnicodeDecodeError:
+                targets.skipped.append((str(path), "not UTF-8 text"))
+            except OSError as error:
+                targets.skipped.append((str(path), f"unreadable ({error.strerror or error})"))
+    if not found:
+        hint = " (subdirectories are not searched with --no-recursive)" if not recursive else ""
+        raise UsageError(f"{root} contains no .py environment files{hint}")
+
+
+def _why_not_an_environment(path: Path) -> str | None:
+    if path.suffix != ".py":
+        return "not a .py file"
+    if path.name.startswith("_"):
+        return "a helper module (its name starts with _)"
+    if path.name.startswith("."):
+        return "a hidden file"
+    return None
+
+
+def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Targets:
+    """Expand paths, directories (recursively unless told not to) and bundled names into environments.
+
+    A pool directory stands for all its environments and ``DIR#ID`` for one of them (the id, or an
+    unambiguous start of it). Everything is read before anything runs, so a typo in the last path fails
+    fast and nothing is half-done. Files inside a directory that are not environments are listed in ``skipped`` with the
+    reason; a path named on the command line that cannot be used is a usage error.
     """
     registry = bundled_registry()
-    resolved: list[tuple[str, str, str | None]] = []
+    resolved = Targets()
     for target in targets:
         path = Path(target)
-        if path.is_dir() and is_pool_dir(path):
-            try:
-                entries = read_pool(path)
-            except PoolError as error:
-                raise UsageError(str(error)) from None
-            resolved += [(f"{path}#{entry.spec.id}", source, entry.spec.class_name) for entry, source in entries]
+        if (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
+            _read_pool(target, resolved)
         elif path.is_dir():
-            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
-            if not files:
-                raise UsageError(f"{path} contains no .py environment files")
-            resolved += [(str(p), _read_source(p), None) for p in files]
+            _walk_directory(path, recursive, resolved)
         elif path.exists():
-            resolved.append((str(path), _read_source(path), None))
+            resolved.environments.append((str(path), _read_source(path), None))
         elif target in registry:
             entry = registry.get(target)
-            resolved.append((target, entry.source(), entry.class_name))
+            resolved.environments.append((target, entry.source(), entry.class_name))
+            resolved.specs[target] = entry.spec()
         else:
-            raise UsageError(f"no such file or bundled environment: {target} (see spade-envs list)")
+            raise UsageError(f"no such file, pool or bundled environment: {target} (see spade-envs list; "
+                             "name one environment of a pool as DIR#ID)")
     return resolved
+
+
+def _one_environment(target: str, what: str) -> tuple[str, str, str | None]:
+    found = resolve_targets([target]).environments
+    if len(found) != 1:
+        raise UsageError(f"{what} takes one environment (a file, a bundled name or a pool's DIR#ID), not a "
+                         "directory")
+    return found[0]
 
 
 def _backend(name: str, timeout: float) -> Any:
@@ -87,15 +185,23 @@ def _backend(name: str, timeout: float) -> Any:
 
 
 # ---------------------------------------------------------------------- validate
+MAX_SEEDS = 1_000
+MAX_EXAMPLES = 100_000
+MAX_TURNS = 1_000
+MAX_JOBS = 256
+MAX_CALL_SECONDS = 3_600.0
+MAX_FILE_SECONDS = 86_400.0
+MAX_FILE_MEMORY_MB = 1 << 20
+MAX_SESSIONS = 4_096
+
+
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     targets = list(args.paths) + (bundled_registry().names() if args.bundled else [])
     if not targets:
         raise UsageError("give at least one PATH, or --bundled")
-    if args.seeds < 1:
-        raise UsageError("--seeds must be at least 1")
-    if args.examples < 0:
-        raise UsageError("--examples must be 0 (no fuzzing) or more")
-    resolved = resolve_targets(targets)
+    if not 0 <= args.examples <= MAX_EXAMPLES:
+        raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
+    resolved = resolve_targets(targets, recursive=args.recursive)
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
     tiers = tuple(t for t in TIERS if t != "fuzz" or args.examples > 0)
     if getattr(args, "fuzz_only", False):
@@ -107,124 +213,157 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tiers,
     )
-    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved]
-    workers = args.jobs if args.jobs > 0 else default_jobs(len(jobs))
-    started = time.perf_counter()
-    reports: list[ValidationReport] = []
+    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved.environments]
     limits = ExecutionLimits(call_timeout_s=args.timeout)
-    for index, report in enumerate(validate_many(jobs, args.sandbox, limits, config, workers=workers), start=1):
-        reports.append(report)
-        if not args.json:
-            _print_report(report, index, len(resolved), out, verbose=getattr(args, "fuzz_only", False))
+    per_file = WorkerLimits(memory_mb=args.file_memory, seconds=args.file_timeout)
+    results_file = (ResultsFile(Path(args.results), settings_digest(args.sandbox, limits, config, per_file))
+                    if args.results else None)
+    results, todo = split_finished(jobs, results_file)
+    screen = Screen.of(out)
+    if not args.json:
+        _print_skipped(resolved.skipped, screen)
+        if results:
+            screen.wrapped(f"{len(results)} of {len(jobs)} environments already validated in {args.results}; "
+                           "validating the rest")
+    started = time.perf_counter()
+    progress = Progress(len(jobs), sys.stderr, already_done=len(results)) \
+        if args.ray is not None or (args.json and sys.stderr.isatty()) else None
+    try:
+        finished = _validate_jobs([jobs[i] for i in todo], args, limits, config, per_file)
+        workers = next(finished)
+        for position, result in finished:
+            index = todo[position]
+            results[index] = result
+            if results_file is not None:
+                _append(results_file, result)
+            if progress is not None:
+                progress.advance(result.report.ok)
+            if not args.json:
+                _print_report(result.report, len(results), len(jobs), screen, verbose=getattr(args, "fuzz_only", False))
+    except EnvCrashError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        if progress is not None:
+            progress.close()
     elapsed = time.perf_counter() - started
+    ordered = [results[index] for index in range(len(jobs))]
+    reports = [result.report for result in ordered]
     valid = sum(r.ok for r in reports)
+    per_second = len(todo) / elapsed if elapsed > 0 else 0.0
+    where = f"Ray, {workers} worker(s)" if args.ray is not None else f"{workers} worker(s)"
     if args.json:
         document = {
             "results": [r.model_dump(mode="json") for r in reports],
+            "skipped": [{"path": path, "reason": reason} for path, reason in resolved.skipped],
+            "host": [{"path": r.report.path, "seconds": round(r.seconds, 3), "peak_memory_mb": round(r.memory_mb, 1)}
+                     for r in ordered],
             "summary": {"valid": valid, "invalid": len(reports) - valid, "backend": args.sandbox,
-                        "seconds": round(elapsed, 3), "workers": workers},
+                        "seconds": round(elapsed, 3), "workers": workers, "validated": len(todo),
+                        "already_done": len(jobs) - len(todo), "environments_per_s": round(per_second, 2),
+                        "ray": args.ray is not None},
         }
         out.write(json.dumps(document, indent=2) + "\n")
     else:
-        rate = len(reports) / elapsed if elapsed > 0 else 0.0
-        out.write(f"\n{valid} valid, {len(reports) - valid} invalid ({args.sandbox} backend, {workers} worker(s), "
-                  f"{elapsed:.2f} s, {rate:.1f} environments/s)\n")
+        _print_summary(valid, len(reports) - valid, f"{args.sandbox} backend, {where}", len(todo), elapsed, screen)
     return EXIT_OK if valid == len(reports) else EXIT_INVALID
 
 
-def _print_report(report: ValidationReport, index: int, total: int, out: TextIO, verbose: bool = False) -> None:
-    mark = "ok  " if report.ok else "FAIL"
+def _validate_jobs(jobs: list[ValidationJob], args: argparse.Namespace, limits: ExecutionLimits,
+                   config: ValidatorConfig, per_file: WorkerLimits) -> Iterator[Any]:
+    """First the number of workers, then (position in ``jobs``, result) as each job finishes: in order
+    from local worker processes, in the order they finish from Ray."""
+    if not jobs:  # everything was in the results file already
+        yield 0
+        return
+    if args.ray is None:
+        workers = args.jobs or default_jobs(len(jobs))
+        yield workers
+        yield from enumerate(run_jobs(jobs, args.sandbox, limits, config, workers=workers, worker_limits=per_file))
+        return
+    try:
+        from spade_envs.cluster.ray_validate import RaySettings, RayValidation
+    except ImportError:
+        raise UsageError("--ray needs Ray; install it with: pip install 'ray[default]'") from None
+    settings = RaySettings(address=args.ray or None, workers=args.jobs)
+    try:
+        cluster = RayValidation(args.sandbox, limits, config, settings=settings, worker_limits=per_file)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise UsageError(f"cannot use the Ray cluster at {args.ray or 'a new local cluster'}: "
+                         f"{' '.join(str(error).split())[:200]}") from None
+    with cluster:
+        yield cluster.workers
+        yield from cluster.run(jobs)
+
+
+def _append(results_file: ResultsFile, result: JobResult) -> None:
+    try:
+        results_file.append(result)
+    except OSError as error:
+        raise UsageError(f"cannot write {results_file.path}: {error.strerror or error}") from None
+
+
+def _print_skipped(skipped: list[tuple[str, str]], screen: Screen, shown: int = 5) -> None:
+    """One line per reason: how many entries of the given directories were passed over, and which."""
+    by_reason: dict[str, list[str]] = {}
+    for path, reason in skipped:
+        by_reason.setdefault(reason, []).append(path)
+    for reason, paths in by_reason.items():
+        more = f" (+{len(paths) - shown} more)" if len(paths) > shown else ""
+        screen.wrapped(styled((f"skipped {len(paths)}, {reason}:", "muted"),
+                              f" {', '.join(printable(p) for p in paths[:shown])}{more}"), hang=4)
+
+
+def _print_report(report: ValidationReport, index: int, total: int, screen: Screen, verbose: bool = False) -> None:
+    """A report for people: a line per file, the findings under it with a hanging indent. Everything the
+    environment chose (class name, messages, tracebacks) is escaped."""
     checks = sum(c.status == "passed" for c in report.checks)
-    name = report.class_name or "?"
+    name = printable(report.class_name or "?")
     tiers = " ".join(f"{t.tier}:{t.duration_ms / 1000:.2f}s" for t in report.tiers if t.status != "skipped")
-    out.write(f"[{index}/{total}] {mark} {report.path}  {name}  ({checks} checks passed; {tiers})\n")
+    counter = f"[{index:>{len(str(total))}}/{total}] "  # padded: the columns stay put from [9/13] to [10/13]
+    mark = ("ok  ", "ok") if report.ok else ("FAIL", "fail")
+    screen.wrapped(styled(counter, mark, f" {printable(report.path)}  {name}  ",
+                          (f"({checks} checks passed; {tiers})", "muted")), hang=len(counter) + 5)
+    indent = len(counter)
     for finding in report.failures + report.warnings:
         where = f"line {finding.line}: " if finding.line else ""
-        level = "" if finding.severity == "error" else "warning "
-        out.write(f"       {level}[{finding.check}] {where}{finding.message}\n")
+        level = () if finding.severity == "error" else (("warning ", "warning"),)
+        screen.wrapped(styled(*level, (f"[{printable(finding.check)}]", "check"), f" {where}{printable(finding.message)}"),
+                       indent=indent, hang=4)
         if finding.detail and finding.severity == "error":
             lines = finding.detail.splitlines()
-            out.writelines(f"         | {line}\n" for line in (lines if verbose or finding.check.startswith("fuzz_") else lines[-6:]))
-    out.flush()
+            shown = lines if verbose or finding.check.startswith("fuzz_") else lines[-6:]
+            for line in shown:
+                screen.wrapped(styled(("| ", "muted"), printable(line)), indent=indent + 2, hang=2)
+    screen.stream.flush()
+
+
+def _print_summary(valid: int, invalid: int, where: str, validated: int, elapsed: float, screen: Screen) -> None:
+    """The last line: how many are valid, where they ran, how long it took (and the rate, when it means
+    something: see ``terminal.rate``)."""
+    figures = [f"{elapsed:.2f} s"] + [text for text in (rate(validated, elapsed, "environments"),) if text]
+    screen.line("")
+    screen.wrapped(styled((f"{valid} valid", "ok" if not invalid else None), ", ",
+                          (f"{invalid} invalid", "fail" if invalid else None), f" ({where}, {', '.join(figures)})"))
 
 
 # ---------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    (label, source, class_name), *rest = resolve_targets([args.path])
-    if rest:
-        raise UsageError("play takes one environment file, not a directory")
-    scripted: list[str] | None = None
+    label, source, class_name = _one_environment(args.path, "play")
+    lines: Iterator[str] | None = None
     if args.actions:
         try:
-            scripted = [line.rstrip("\n") for line in Path(args.actions).read_text(encoding="utf-8").splitlines()]
+            text = Path(args.actions).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"cannot read actions file {args.actions}: {error}") from None
+        lines = iter(text.splitlines())
     backend = _backend(args.sandbox, args.timeout)
     try:
         session = backend.open_session(source, class_name=class_name, max_turns=args.max_turns)
     except EnvRuntimeError as error:
-        out.write(f"spade-envs: the environment failed to load: {error}\n")
+        out.write(f"spade-envs: the environment failed to load: {printable(error)}\n")
         return EXIT_INVALID
     with session:
-        return _play_session(session, args, scripted, label, source, out, stdin)
-
-
-def _play_session(session: Any, args: argparse.Namespace, scripted: list[str] | None, label: str,
-                  source: str, out: TextIO, stdin: TextIO) -> int:
-    tool_use = session.loaded.tool_use
-    try:
-        first = session.reset(args.seed)
-        if args.solution:
-            scripted = solution_to_actions(session.solution(), tool_use=tool_use)
-    except EnvRuntimeError as error:
-        out.write(f"spade-envs: the environment failed: {error}\n")
-        return EXIT_INVALID
-    observation = f"{first.observation}\n\nHINT: {args.hint}" if args.hint else first.observation
-    out.write(f"{observation}\n")
-    if tool_use and not scripted:
-        out.write("\nTools: " + ", ".join(t["function"]["name"] for t in session.tools() or []) + "\n")
-    actions: list[str] = []
-    observations, rewards = [observation], []
-    terminated = truncated = False
-    interactive = scripted is None
-    while not (terminated or truncated):
-        if interactive:
-            out.write("\naction> ")
-            out.flush()
-            line = stdin.readline()
-            if not line or line.strip() == ":quit":
-                break
-            action = _as_action(line.rstrip("\n"), tool_use, raw=args.raw)
-        else:
-            if not scripted:
-                break
-            action = scripted.pop(0)
-            out.write(f"\naction> {action}\n")
-        try:
-            step = session.step(action)
-        except EnvRuntimeError as error:
-            out.write(f"spade-envs: the environment failed: {error}\n")
-            return EXIT_INVALID
-        actions.append(action)
-        observations.append(step.observation)
-        rewards.append(step.reward)
-        terminated, truncated = step.terminated, step.truncated
-        out.write(f"{step.observation}\n  reward={step.reward:g} terminated={terminated} truncated={truncated}\n")
-    result = episode_return(rewards, terminated)
-    out.write(f"\nEpisode over after {len(actions)} actions: return {result:g}\n")
-    if args.log:
-        log = EpisodeLog(env_id=env_id_for(source), seed=args.seed, hint=args.hint, actions=actions,
-                         observations=observations, rewards=rewards, terminated=terminated,
-                         truncated=truncated, episode_return=result)
-        _write_atomically(Path(args.log), log.model_dump_json(indent=2) + "\n")
-    return EXIT_OK
-
-
-def _as_action(text: str, tool_use: bool, raw: bool) -> str:
-    """Wrap a bare typed move so people can play without typing \\boxed{} every turn."""
-    if raw or "\\boxed{" in text or "<tool_call>" in text or "<answer>" in text:
-        return text
-    return solution_to_actions(text.strip(), tool_use=tool_use)[0]
+        return play_session(session, args, lines, source, label, out, stdin)
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -242,20 +381,18 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.log}: {error.strerror or error}") from None
     except (ValidationError, UnicodeDecodeError) as error:
         raise UsageError(f"{args.log} is not an episode log: {_first_error(error)}") from None
-    (label, source, class_name), *rest = resolve_targets([args.env])
-    if rest:
-        raise UsageError("--env takes one environment file, not a directory")
+    label, source, class_name = _one_environment(args.env, "--env")
     if log.env_id and log.env_id != env_id_for(source):
-        out.write(f"note: {label} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
+        out.write(f"note: {printable(label)} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
     backend = _backend(args.sandbox, args.timeout)
     try:
         with backend.open_session(source, class_name=class_name, max_turns=args.max_turns) as session:
             replayed = play_scripted(session, log.seed, log.actions, hint=log.hint)
     except EnvRuntimeError as error:
-        out.write(f"spade-envs: the environment failed during replay: {error}\n")
+        out.write(f"spade-envs: the environment failed during replay: {printable(error)}\n")
         return EXIT_INVALID
     differences = compare_episodes(log, replayed)
-    out.writelines(line + "\n" for line in differences)
+    out.writelines(printable(line) + "\n" for line in differences)
     verdict = "identical" if not differences else f"{len(differences)} difference(s)"
     out.write(f"replayed {len(log.actions)} actions from seed {log.seed}: {verdict}\n")
     return EXIT_OK if not differences else EXIT_INVALID
@@ -291,14 +428,106 @@ def schema_command(directory: Path, check: bool, out: TextIO, *, program: str,
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    entries = list(bundled_registry())
+    """Pack environments into a pool; with no PATH, the bundled library (as it always did).
+
+    Files are validated first (every tier the options keep), in the sandbox; if any is invalid its report
+    is printed and nothing is written. A spec is read off each valid file in the sandbox
+    (``spade_envs.packing``); pool entries and bundled environments keep theirs.
+    """
+    destination = Path(args.out)
+    _check_destination(destination)
+    if not args.paths and not args.bundled:
+        entries = list(bundled_registry())
+        environments = [(e.spec(), e.source()) for e in entries]
+        return _write_export(destination, args.name or "spade-bundled", environments, out)
+    resolved = resolve_targets(list(args.paths) + (bundled_registry().names() if args.bundled else []))
+    if not 0 <= args.examples <= MAX_EXAMPLES:
+        raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
+    backend = _backend(args.sandbox, args.timeout)
+    screen = Screen.of(out)
+    _print_skipped(resolved.skipped, screen)
+    config = ValidatorConfig(
+        static=StaticConfig(extra_modules=frozenset(args.allow_import)),
+        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns),
+        fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
+        tiers=tuple(t for t in TIERS if t != "fuzz" or args.examples > 0),
+    )
+    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved.environments]
+    limits = ExecutionLimits(call_timeout_s=args.timeout)
     try:
-        manifest = write_pool(Path(args.out), "spade-bundled", [(e.spec(), e.source()) for e in entries],
-                              validated=True)
+        results = list(run_jobs(jobs, args.sandbox, limits, config, workers=args.jobs or default_jobs(len(jobs))))
+    except EnvCrashError as error:
+        raise UsageError(str(error)) from None
+    invalid = [r.report for r in results if not r.report.ok]
+    for index, report in enumerate(invalid, start=1):
+        _print_report(report, index, len(invalid), screen)
+    if invalid:
+        out.write(f"\n{len(invalid)} of {len(jobs)} environments are invalid; nothing was written "
+                  "(fix them, or leave them out)\n")
+        return EXIT_INVALID
+    defaults = SpecDefaults(skill=args.skill, seed=args.seed)
+    environments: dict[str, tuple[EnvSpec, str]] = {}
+    for label, source, class_name in resolved.environments:
+        spec = resolved.specs.get(label)
+        if spec is None:
+            try:
+                spec = spec_of_code(backend, source, class_name, defaults)
+            except EnvRuntimeError as error:
+                out.write(f"spade-envs: {printable(label)}: {printable(error)}; nothing was written\n")
+                return EXIT_INVALID
+        environments.setdefault(spec.id, (spec, source))  # the same code twice is one environment
+    duplicates = len(resolved.environments) - len(environments)
+    if duplicates:
+        out.write(f"{duplicates} environment(s) had the same code as another and were packed once\n")
+    return _write_export(destination, args.name or destination.name or "pool", list(environments.values()), out)
+
+
+def _check_destination(destination: Path) -> None:
+    """Refuse to export over a file or into a directory that holds something other than a pool."""
+    if destination.exists() and not destination.is_dir():
+        raise UsageError(f"{destination} is a file; give a directory to write the pool to")
+    if destination.is_dir() and not is_pool_dir(destination) and any(destination.iterdir()):
+        raise UsageError(f"{destination} already holds files that are not a pool; choose a new directory")
+
+
+def _write_export(destination: Path, name: str, environments: list[tuple[EnvSpec, str]], out: TextIO) -> int:
+    try:
+        manifest = write_pool(destination, name, environments, validated=True)
     except OSError as error:
-        raise UsageError(f"cannot write the pool to {args.out}: {error.strerror or error}") from None
-    out.write(f"wrote {len(manifest.entries)} environments to {args.out}\n")
+        raise UsageError(f"cannot write the pool to {destination}: {error.strerror or error}") from None
+    out.write(f"wrote {len(manifest.entries)} environments to {destination}\n")
     return EXIT_OK
+
+
+def cmd_serve_openenv(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve a pool as an OpenEnv environment server on loopback until interrupted."""
+    try:
+        from spade_envs.interop.openenv_server import create_app, serve
+    except ImportError:
+        raise UsageError("serve-openenv needs OpenEnv; install it with: pip install 'spade-toolkit[interop]'") from None
+    from spade_envs.interop.pool_env import load_pool, sandbox_backend
+
+    environments = load_pool(args.pool)
+    _check_port_free(args.host, args.port)
+    app = create_app(environments, sandbox_backend(args.sandbox, args.timeout), max_sessions=args.max_sessions)
+    out.write(f"serving {len(environments)} environments of {printable(args.pool)} as an OpenEnv server at "
+              f"http://{args.host}:{args.port} ({args.sandbox} sandbox, at most {args.max_sessions} sessions); "
+              "Ctrl-C stops it\n")
+    out.flush()
+    serve(app, host=args.host, port=args.port)
+    return EXIT_OK
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Fail with one line before loading the server when the address cannot be listened on."""
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror or error}); choose another --port "
+                         "or --host") from None
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -308,8 +537,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
                  "max_turns": e.max_turns, "path": str(e.path), "description": e.description} for e in entries]
         out.write(json.dumps(rows, indent=2) + "\n")
         return EXIT_OK
-    width = max(len(e.name) for e in entries)
-    out.writelines(f"{e.name:<{width}}  {e.kind:<16} {e.skill:<24} {e.description}\n" for e in entries)
+    Screen.of(out).table(("name", "kind", "skill", "description"),
+                         ([styled((e.name, "figure")), e.kind, e.skill, e.description] for e in entries))
     return EXIT_OK
 
 
@@ -321,21 +550,39 @@ def build_parser() -> argparse.ArgumentParser:
     def add_runtime_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--sandbox", default=DEFAULT_BACKEND, choices=backend_names(),
                          help=f"where environment code runs (default: {DEFAULT_BACKEND})")
-        sub.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per environment call")
-        sub.add_argument("--max-turns", type=int, default=None, help="construct with this max_turns")
+        sub.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=10.0,
+                         help="seconds allowed per environment call (default 10)")
+        sub.add_argument("--max-turns", type=positive_int(MAX_TURNS), default=None,
+                         help=f"construct with this max_turns (1 to {MAX_TURNS})")
 
     def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
         sub.add_argument("paths", nargs="*", metavar="PATH",
                          help=".py files, directories, exported pool directories, or bundled names")
         sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
         sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
-        sub.add_argument("--seeds", type=int, default=3, help="how many seeds the contract checks use (default 3)")
+        sub.add_argument("--seeds", type=positive_int(MAX_SEEDS), default=3,
+                         help="how many seeds the contract checks use (default 3)")
         sub.add_argument("--seed", type=int, default=0, help="first contract seed (default 0)")
         sub.add_argument("--examples", type=int, default=examples,
                          help=f"fuzz examples per environment (default {examples}; 0 skips fuzzing)")
         sub.add_argument("--fuzz-seed", type=int, default=0, help="seed of the fuzzer (default 0)")
         sub.add_argument("--hint", help="also check that this hint does not leak any answer")
-        sub.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+        sub.add_argument("--jobs", type=positive_int(MAX_JOBS), default=None,
+                         help="worker processes (default: one per core, at most one per file; with --ray, one "
+                         "per CPU of the cluster)")
+        sub.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                         help="validate on a Ray cluster: the one at ADDRESS (host:port, or auto), or a new "
+                         "local one without ADDRESS; shows a progress line on stderr")
+        sub.add_argument("--results", metavar="FILE", default=None,
+                         help="append each file's report to FILE (JSON lines) as it finishes, and skip the "
+                         "files FILE already holds a report for: a killed run resumes where it stopped")
+        sub.add_argument("--file-timeout", type=positive_seconds(MAX_FILE_SECONDS), default=None, metavar="SECONDS",
+                         help="seconds allowed for validating one file (default: no limit beyond --timeout per call)")
+        sub.add_argument("--file-memory", type=positive_int(MAX_FILE_MEMORY_MB), default=WorkerLimits.memory_mb,
+                         metavar="MB", help="host memory one file's validation may add, its sandboxes included "
+                         f"(default {WorkerLimits.memory_mb})")
+        sub.add_argument("--no-recursive", dest="recursive", action="store_false",
+                         help="do not search the subdirectories of a directory PATH")
         sub.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
                          help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
         add_runtime_options(sub)
@@ -355,8 +602,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play an environment in the terminal")
     play.add_argument("path", metavar="PATH", help="a .py file or a bundled name")
     play.add_argument("--seed", type=int, default=0, help="seed of the episode's reset (default 0)")
-    play.add_argument("--actions", metavar="FILE", help="replay actions from FILE, one per line")
-    play.add_argument("--solution", action="store_true", help="replay the environment's own solution()")
+    moves = play.add_mutually_exclusive_group()
+    moves.add_argument("--actions", metavar="FILE", help="read moves from FILE, one per line, as if typed")
+    moves.add_argument("--solution", action="store_true", help="replay the environment's own solution()")
     play.add_argument("--hint", help="append a hint to the first observation, as hinted rollouts do")
     play.add_argument("--raw", action="store_true", help="send typed lines as they are (no \\boxed{} wrapping)")
     play.add_argument("--log", metavar="FILE", help="write the episode as an EpisodeLog JSON file")
@@ -369,8 +617,36 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="list the bundled environments")
     listing.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
 
-    export = commands.add_parser("export", help="export the bundled library as an environment pool")
-    export.add_argument("out", metavar="DIR", help="directory to write manifest.json and environments.jsonl to")
+    export = commands.add_parser("export", help="validate environments and pack them into a pool")
+    export.add_argument("out", metavar="OUT", help="directory to write manifest.json and environments.jsonl to")
+    export.add_argument("paths", nargs="*", metavar="PATH",
+                        help=".py files, directories, pools or DIR#ID entries (none: the bundled library)")
+    export.add_argument("--bundled", action="store_true", help="also pack every bundled environment")
+    export.add_argument("--name", help="the pool's name in its manifest (default: OUT's name)")
+    export.add_argument("--skill", default=DEFAULT_SKILL,
+                        help=f"the skill recorded for plain files (default {DEFAULT_SKILL!r})")
+    export.add_argument("--seeds", type=positive_int(MAX_SEEDS), default=3,
+                        help="how many seeds the contract checks use (default 3)")
+    export.add_argument("--seed", type=int, default=0, help="first contract seed (default 0)")
+    export.add_argument("--examples", type=int, default=100,
+                        help="fuzz examples per environment (default 100; 0 skips fuzzing)")
+    export.add_argument("--fuzz-seed", type=int, default=0, help="seed of the fuzzer (default 0)")
+    export.add_argument("--jobs", type=positive_int(MAX_JOBS), default=None,
+                        help="worker processes (default: one per core, at most one per file)")
+    export.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
+                        help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
+    add_runtime_options(export)
+
+    openenv = commands.add_parser("serve-openenv", help="serve a pool as an OpenEnv environment server")
+    openenv.add_argument("pool", metavar="POOL", help="a pool directory, DIR#ID, or 'bundled'")
+    openenv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    openenv.add_argument("--port", type=positive_int(65_535), default=8000, help="port (default 8000)")
+    openenv.add_argument("--max-sessions", type=positive_int(MAX_SESSIONS), default=64,
+                         help="client sessions at once, one sandbox each (default 64)")
+    openenv.add_argument("--sandbox", default=DEFAULT_BACKEND, choices=backend_names(),
+                         help=f"where environment code runs (default: {DEFAULT_BACKEND})")
+    openenv.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=10.0,
+                         help="seconds allowed per environment call (default 10)")
     return parser
 
 
@@ -389,6 +665,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
             return cmd_schema(args, stream)
         if args.command == "export":
             return cmd_export(args, stream)
+        if args.command == "serve-openenv":
+            return cmd_serve_openenv(args, stream)
         return cmd_list(args, stream)
 
     return run_command("spade-envs", body)

@@ -1,21 +1,31 @@
-"""What every command of the toolkit does the same way: one-line usage errors and exit codes.
+"""What every command of the toolkit does the same way: one-line usage errors, exit codes, safe output.
 
 A user mistake (a bad option, a missing file) ends with one line on stderr, ``PROG: error: ...``, and
-exit code 2, never a traceback. Commands raise ``UsageError``; ``run_command`` turns it into that line.
+exit code 2, never a traceback. Commands raise ``UsageError``, libraries raise their own subclasses of
+the toolkit's error root ``spade_envs.errors.SpadeError``; ``run_command`` turns either into that line,
+with the error's exit code.
+Option values are checked by the argparse types here (``positive_int``, ``positive_seconds``), and text
+an environment chose is escaped with ``printable`` before it is shown to a person.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable
+
+from spade_envs.errors import SpadeError
+from spade_envs.terminal import Screen, styled
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
+class UsageError(SpadeError):
     """A mistake in how the command was called or in its input: exit 2 with one line."""
+
+    exit_code = EXIT_USAGE
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -26,12 +36,13 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "interrupted") -> int:
-    """Run a command's body, mapping usage errors and Ctrl-C to their one-line messages and exit codes."""
+    """Run a command's body, mapping the toolkit's errors and Ctrl-C to their one-line messages and exit codes."""
     try:
         return body()
-    except UsageError as error:
-        sys.stderr.write(f"{prog}: error: {error}\n")
-        return EXIT_USAGE
+    except SpadeError as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        Screen.of(sys.stderr).line(styled((f"{prog}: error:", "error"), f" {first_line}"))
+        return error.exit_code
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: {interrupted}\n")
         return EXIT_INTERRUPTED
@@ -43,3 +54,61 @@ def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "inter
         except (OSError, ValueError):  # stdout is not a file descriptor (captured, redirected in-process)
             pass
         return EXIT_OK
+
+
+# ---------------------------------------------------------------------- option values
+def positive_int(limit: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from 1 to ``limit``; anything else is a one-line usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {limit}, got {text!r}") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"must be from 1 to {limit}, got {value}")
+        return value
+
+    parse.__name__ = "positive_int"
+    return parse
+
+
+def positive_seconds(limit: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 and at most ``limit``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if not 0 < value <= limit:  # also rejects nan
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit:g} seconds, got {text}")
+        return value
+
+    parse.__name__ = "positive_seconds"
+    return parse
+
+
+# ---------------------------------------------------------------------- text chosen by environments
+_UNSAFE_CHARACTERS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+"""Characters that make a terminal do something instead of showing a glyph: C0 and C1 controls (ANSI
+escape sequences start with ESC, \\x1b), carriage return, bidirectional overrides and isolates,
+zero-width and invisible formatting characters, and lone surrogates."""
+
+
+def printable(text: object, *, multiline: bool = False) -> str:
+    """``text`` safe to write to a terminal: every unsafe character shown as an escape (``\\x1b``, ``\\u202e``).
+
+    Anything an environment chose (a class name, an exception message, an observation) goes through
+    this before it reaches human output, so it can neither move the cursor, rewrite a line nor reorder
+    text. Tabs and, with ``multiline``, newlines are kept; a newline is escaped otherwise.
+    """
+    escaped = _UNSAFE_CHARACTERS.sub(_escape, str(text))
+    return escaped if multiline else escaped.replace("\n", "\\n")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

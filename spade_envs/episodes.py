@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spade_envs.contract.episode import episode_return
+from spade_envs.contract.episode import episode_return, inject_hint
 from spade_envs.runtime.session import EnvSession
 from spade_envs.spec.models import EpisodeLog
 
@@ -23,7 +23,7 @@ def play_scripted(
 ) -> EpisodeLog:
     """Reset with ``seed`` and send ``actions`` until they run out or the episode ends."""
     first = session.reset(seed).observation
-    observations = [f"{first}\n\nHINT: {hint}" if hint else first]
+    observations = [inject_hint(first, hint)]
     played: list[str] = []
     rewards: list[float] = []
     terminated = truncated = False

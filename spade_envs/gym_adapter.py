@@ -1,17 +1,20 @@
 """Present any SPADE environment as a ``gymnasium.Env`` with text observation and action spaces.
 
 The adapter wraps an ``EnvSession``, so the environment keeps running wherever its backend runs it
-(sandboxed or not) while RL libraries see the standard Gymnasium API.
+while RL libraries see the standard Gymnasium API. The two entry points run it in the WebAssembly
+sandbox unless given another backend: ``SpadeGymEnv.from_source(code)`` for an environment's source
+text (a file's contents), ``SpadeGymEnv.from_pool("DIR#ID")`` for one environment of a pool.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 from gymnasium import spaces
 
-from spade_envs.runtime.backend import ExecutionBackend, create_backend
+from spade_envs.pool import PoolError, read_pool_ref
+from spade_envs.runtime.backend import DEFAULT_BACKEND, ExecutionBackend, create_backend
 from spade_envs.runtime.session import EnvSession
 
 MAX_TEXT_LENGTH = 1 << 20
@@ -42,7 +45,7 @@ class TextSpace(spaces.Text):
 class SpadeGymEnv(gym.Env[str, str]):
     """A ``gymnasium.Env`` backed by an environment session."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(self, session: EnvSession, render_mode: str | None = None) -> None:
         self.session = session
@@ -59,11 +62,31 @@ class SpadeGymEnv(gym.Env[str, str]):
         *,
         max_turns: int | None = None,
         render_mode: str | None = None,
+        class_name: str | None = None,
         **init_kwargs: Any,
     ) -> SpadeGymEnv:
-        backend = backend or create_backend("inprocess")
-        session = backend.open_session(source, max_turns=max_turns, init_kwargs=init_kwargs)
+        """The environment in ``source`` (its module's text), in ``backend`` (default: the wasm sandbox)."""
+        backend = backend or create_backend(DEFAULT_BACKEND)
+        session = backend.open_session(source, class_name=class_name, max_turns=max_turns, init_kwargs=init_kwargs)
         return cls(session, render_mode=render_mode)
+
+    @classmethod
+    def from_pool(
+        cls,
+        reference: str,
+        backend: ExecutionBackend | None = None,
+        *,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+    ) -> SpadeGymEnv:
+        """One environment of a pool, named ``DIR#ID`` (a pool of one environment may be named ``DIR``);
+        verified against the pool's manifest first (a ``PoolError`` says what is wrong)."""
+        entries = read_pool_ref(reference)
+        if len(entries) != 1:
+            raise PoolError(f"{reference} holds {len(entries)} environments; name one as DIR#ID")
+        (entry, source), = entries
+        return cls.from_source(source, backend, max_turns=max_turns, render_mode=render_mode,
+                               class_name=entry.spec.class_name)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)

@@ -16,14 +16,18 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from spade_envs.errors import SpadeError
 from spade_envs.fileio import write_atomically
 from spade_envs.spec.models import EnvSpec, PoolEntry, PoolManifest, env_id_for
 
 MANIFEST_NAME = "manifest.json"
 JSONL_NAME = "environments.jsonl"
+POOL_REF_SEPARATOR = "#"
+"""``DIR#ID`` names one environment of a pool: how reports and logs label pool entries."""
+MAX_LISTED_IDS = 5
 
 
-class PoolError(Exception):
+class PoolError(SpadeError):
     """A pool directory that cannot be read: the message says which file and what is wrong."""
 
 
@@ -98,3 +102,44 @@ def read_pool(directory: Path) -> list[tuple[PoolEntry, str]]:
             raise PoolError(f"{jsonl_path} line {number}: the code's content id is not {entry.spec.id}")
         loaded.append((entry, source))
     return loaded
+
+
+def split_pool_ref(reference: str | Path) -> tuple[Path, str | None]:
+    """``DIR#ID`` -> (DIR, ID); a plain directory -> (DIR, None).
+
+    The id part is only split off when the text before the last ``#`` is a pool directory, so a
+    directory whose own name contains ``#`` still reads as a directory.
+    """
+    text = str(reference)
+    head, separator, tail = text.rpartition(POOL_REF_SEPARATOR)
+    if separator and head and is_pool_dir(Path(head)) and not is_pool_dir(Path(text)):
+        return Path(head), tail
+    return Path(text), None
+
+
+def is_pool_ref(reference: str | Path) -> bool:
+    """Whether ``reference`` is ``DIR#ID`` with DIR a pool directory (the ID may still be wrong)."""
+    return split_pool_ref(reference)[1] is not None
+
+
+def select_entries(loaded: list[tuple[PoolEntry, str]], env_id: str, where: Path) -> list[tuple[PoolEntry, str]]:
+    """The entry whose id is ``env_id`` (or, when it is unambiguous, starts with it), as a one-item list."""
+    exact = [item for item in loaded if item[0].spec.id == env_id]
+    found = exact or [item for item in loaded if env_id and item[0].spec.id.startswith(env_id)]
+    if len(found) == 1:
+        return found
+    ids = [entry.spec.id for entry, _ in (found or loaded)]
+    shown = ", ".join(ids[:MAX_LISTED_IDS]) + (f" (+{len(ids) - MAX_LISTED_IDS} more)" if len(ids) > MAX_LISTED_IDS else "")
+    if found:
+        raise PoolError(f"{env_id!r} matches {len(found)} environments of {where}: {shown}; give more of the id")
+    raise PoolError(f"{where} has no environment {env_id!r}; its ids: {shown or '(none)'}")
+
+
+def read_pool_ref(reference: str | Path) -> list[tuple[PoolEntry, str]]:
+    """The environments ``reference`` names: all of a pool directory, or the one of ``DIR#ID``.
+
+    Verified like ``read_pool``; an id the pool does not hold is a ``PoolError`` listing the ids it has.
+    """
+    directory, env_id = split_pool_ref(reference)
+    loaded = read_pool(directory)
+    return loaded if env_id is None else select_entries(loaded, env_id, directory)

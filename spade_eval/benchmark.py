@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from spade_envs.errors import SpadeError
+from spade_eval.suites.code_exec import CodeExecution
 from spade_train.policies.base import Generation, GenerationRequest, Policy, SamplingParams
 
 Generate = Callable[[GenerationRequest], Awaitable[Generation]]
@@ -20,7 +22,7 @@ Generate = Callable[[GenerationRequest], Awaitable[Generation]]
 run resumes without asking the model again for what it already answered."""
 
 
-class BenchmarkDataError(Exception):
+class BenchmarkDataError(SpadeError):
     """The benchmark's data is missing or malformed; the message names the file and the fix."""
 
 
@@ -84,13 +86,21 @@ class Benchmark(Protocol):
 
 
 @dataclass(frozen=True)
-class EvalOptions:
-    """Run-wide settings a benchmark factory may read (the command line fills them)."""
+class EvalSettings:
+    """Every setting of an evaluation run, in one record: the command line fills it once; benchmark
+    factories read what shapes a benchmark (data, sandbox, code execution, pool, user simulator, call
+    format, seed), the runner what shapes a run (samples, sampling, limit, concurrency, cache), and the
+    results document records it (``spade_eval.results.RunSettings.of``)."""
 
+    suite: str = "all"
+    """The suite asked for (``--suite``)."""
     data_dir: Path | None = None
     """Root of local benchmark data (``--data-dir``); each benchmark knows its own sub-path."""
     sandbox: str = "wasm"
     """Execution backend for anything model-written that runs (generated code, environments)."""
+    code_execution: CodeExecution = field(default_factory=CodeExecution)
+    """Where and under which limits generated programs run (code benchmarks); its ``sandbox`` is the
+    command line's ``--sandbox`` too."""
     env_pool: Path | None = None
     """A SPADE environment pool (exported by ``spade-train``) for the games suite; None: the bundled library."""
     user_simulator: Policy | None = None
@@ -100,6 +110,21 @@ class EvalOptions:
     calls; "prompt" puts them in the system prompt and parses calls written as text, as BFCL's prompting
     mode does for models without native function calling."""
     seed: int = 0
+    """Seeds every sampler (sample k of an item: seed + k) and the benchmarks' own generators."""
+    samples: int | None = None
+    """Samples per item for every benchmark; None keeps each benchmark's paper default."""
+    sampling_overrides: dict[str, Any] = field(default_factory=dict)
+    """``SamplingParams`` fields to force: ``temperature``, ``top_p``, ``top_k``, ``max_tokens``, ``seed``."""
+    limit: int | None = None
+    """Items per benchmark (the first N); None: all of them."""
+    concurrency: int = 16
+    """Generations in flight at once."""
+    cache_dir: Path | None = None
+    """Where cached generations live; None: no cache (nothing to resume)."""
+
+
+EvalOptions = EvalSettings
+"""The settings as benchmark factories receive them (the same record; the name factories were written with)."""
 
 
 class SummarizingBenchmark(Benchmark, Protocol):
@@ -121,5 +146,5 @@ class SummarizingBenchmark(Benchmark, Protocol):
     def close(self) -> None: ...
 
 
-BenchmarkFactory = Callable[[EvalOptions], Benchmark]
+BenchmarkFactory = Callable[[EvalSettings], Benchmark]
 """Each suite module exposes ``BENCHMARKS: dict[str, BenchmarkFactory]``; the registry gathers them."""

@@ -17,6 +17,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -25,12 +26,17 @@ from pydantic import ValidationError
 from spade_envs.cli import schema_command
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names
-from spade_eval.benchmark import Benchmark, BenchmarkDataError, EvalItem, EvalOptions
-from spade_eval.models import ModelError, ModelHandle, load_model, resolve_spec
+from spade_envs.terminal import Screen
+from spade_eval.benchmark import Benchmark, BenchmarkDataError, EvalItem, EvalSettings
+from spade_eval.models import ModelHandle, load_model, resolve_spec
 from spade_eval.registry import ALL, SUITES, RegistryError, select
-from spade_eval.report import render_markdown, write_report
+from spade_eval.report import labels_for, render_markdown, write_report
 from spade_eval.results import RESULTS_SCHEMA_MODELS, EvalResults, RunSettings
-from spade_eval.runner import RunOptions, run_benchmarks
+from spade_eval.suites.code_exec import CodeExecution
+
+CODE_BENCHMARKS = frozenset({"humaneval_plus", "mbpp_plus", "livecodebench_v6"})
+"""The benchmarks that run generated programs (their execution settings go into the results)."""
+from spade_eval.runner import run_benchmarks
 
 PROG = "spade-eval"
 
@@ -62,13 +68,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--top-p", type=float, help="override top-p")
     run.add_argument("--top-k", type=int, help="override top-k (0: none)")
     run.add_argument("--max-tokens", type=int, help="override the completion budget")
-    run.add_argument("--seed", type=int, default=0, help="sampling seed base and episode seed (default 0)")
+    run.add_argument("--seed", type=int, default=0, help="seed of every sampler (sample k of an item uses seed + k) and of episodes (default 0)")
     run.add_argument("--concurrency", type=int, default=16, help="generations in flight (default 16)")
     run.add_argument(
         "--sandbox",
         default=DEFAULT_BACKEND,
         choices=backend_names(),
         help=f"where generated code and environments run (default: {DEFAULT_BACKEND})",
+    )
+    run.add_argument(
+        "--native-code",
+        choices=("process", "sandbox"),
+        default="process",
+        help="code benchmarks: where programs importing numpy run: a child process under evalplus' limits "
+        "(default) or the sandbox (where they fail)",
     )
     run.add_argument("--env-pool", type=Path, help="games suite: a SPADE environment pool directory")
     run.add_argument("--user-model", help="tool-use suites: the simulated user's model (default: --model)")
@@ -87,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="results.json files or run directories; the first is the baseline for deltas",
     )
     report.add_argument("--out", type=Path, default=Path("report"), help="directory (default: report)")
+    report.add_argument(
+        "--label",
+        action="append",
+        metavar="NAME",
+        help="column name of one results file, once per file in order (default: each run's directory)",
+    )
 
     listing = commands.add_parser("list", help="list the benchmarks and their default sampling")
     listing.add_argument("--suite", default=ALL, choices=(*SUITES, ALL), help="list one group only")
@@ -144,10 +163,7 @@ def _policy_options(args: argparse.Namespace, model: str) -> dict[str, Any]:
 
 
 def _load(model: str, args: argparse.Namespace) -> ModelHandle:
-    try:
-        return load_model(model, **_policy_options(args, model))
-    except ModelError as error:
-        raise UsageError(str(error)) from None
+    return load_model(model, **_policy_options(args, model))  # a ModelError is one line (spade_envs.errors)
 
 
 def _slug(text: str) -> str:
@@ -165,35 +181,39 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     overrides = _sampling_overrides(args)
     if args.data_dir is not None and not args.data_dir.is_dir():
         raise UsageError(f"--data-dir {args.data_dir} is not a directory")
-    try:
-        entries = select(args.suite, _benchmark_names(args.benchmarks))
-    except RegistryError as error:
-        raise UsageError(str(error)) from None
+    entries = select(args.suite, _benchmark_names(args.benchmarks))
     if not entries:
         raise UsageError(f"suite {args.suite} has no benchmarks installed")
 
-    from spade_train.progress import quiet_transformers
+    from spade_train.run.progress import quiet_transformers
 
     quiet_transformers()
-    try:
-        spec = resolve_spec(args.model)  # a bad path or a dead server fails before anything loads
-    except ModelError as error:
-        raise UsageError(str(error)) from None
+    spec = resolve_spec(args.model)  # a bad path or a dead server fails before anything loads
     user = _load(args.user_model, args).policy if args.user_model else None
-    options = EvalOptions(
+    code_execution = CodeExecution(
+        sandbox=args.sandbox, native_backend="process" if args.native_code == "process" else None
+    )
+    # Every sampler gets a seed (sample k of an item: seed + k), so the same command gives the same
+    # generations; servers that ignore seeds are the only exception.
+    overrides["seed"] = args.seed
+    settings = EvalSettings(
+        suite=args.suite,
         data_dir=args.data_dir,
         sandbox=args.sandbox,
+        code_execution=code_execution,
         env_pool=args.env_pool,
         user_simulator=user,
         tool_call_format=args.tool_call_format,
         seed=args.seed,
+        samples=args.samples,
+        sampling_overrides=overrides,
+        limit=args.limit,
+        concurrency=args.concurrency,
     )
-    if args.seed and "seed" not in overrides:
-        overrides["seed"] = args.seed
     named = set(_benchmark_names(args.benchmarks) or ())
     benchmarks: list[tuple[Benchmark, Sequence[EvalItem] | None]] = []
     for entry in entries:  # every benchmark's data is checked before the first generation
-        benchmark = entry.factory(options)
+        benchmark = entry.factory(settings)
         try:
             benchmarks.append((benchmark, benchmark.load(args.data_dir, args.limit)))
         except BenchmarkDataError as error:
@@ -202,42 +222,25 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if getattr(benchmark, "user_supplied_data", False) and entry.name not in named:
                 err.write(f"{PROG}: skipping {entry.name}: {error}\n")
                 continue
-            raise UsageError(str(error)) from None
+            raise
     if not benchmarks:
         raise UsageError("no selected benchmark has its data; pass --data-dir or name benchmarks that do")
 
     model = _load(spec, args)
     directory = args.out or Path("runs") / f"eval-{_slug(model.name)}-{args.suite}"
-    run_options = RunOptions(
-        samples=args.samples,
-        sampling_overrides=overrides,
-        limit=args.limit,
-        data_dir=args.data_dir,
-        concurrency=args.concurrency,
-        cache_dir=None if args.no_cache else directory / "cache",
-        seed=args.seed,
-    )
-    settings = RunSettings(
-        suite=args.suite,
-        benchmarks=[b.name for b, _ in benchmarks],
-        limit=args.limit,
-        samples=args.samples,
-        sampling_overrides=overrides,
-        data_dir=str(args.data_dir) if args.data_dir else None,
-        sandbox=args.sandbox,
-        concurrency=args.concurrency,
-        seed=args.seed,
-        tool_call_format=args.tool_call_format,
-    )
+    settings = replace(settings, cache_dir=None if args.no_cache else directory / "cache")
+    record = RunSettings.of(settings, [b.name for b, _ in benchmarks],
+                            ran_code=any(b.name in CODE_BENCHMARKS for b, _ in benchmarks))
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
     results = asyncio.run(
-        run_benchmarks(benchmarks, model, run_options, settings, directory / "results.json", err)
+        run_benchmarks(benchmarks, model, settings, record, directory / "results.json", err)
     )
-    write_report([results], directory, [directory / "results.json"])
-    out.write(render_markdown([results]))
+    labels = labels_for([results], [directory / "results.json"])
+    write_report([results], directory, [directory / "results.json"], labels)
+    Screen.of(out).markdown(render_markdown([results], labels))
     out.write(f"\nresults: {directory / 'results.json'}; report: {directory / 'report.html'}\n")
     return EXIT_OK
 
@@ -256,47 +259,41 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
                 f"{path} is not a spade-eval results file ({str(error).splitlines()[0]})"
             ) from None
         paths.append(path)
+    if args.label and len(args.label) != len(documents):
+        raise UsageError(f"--label was given {len(args.label)} time(s) for {len(documents)} results file(s)")
+    labels = labels_for(documents, paths, args.label)
     try:
-        written = write_report(documents, args.out, paths)
+        written = write_report(documents, args.out, paths, labels)
     except OSError as error:
         raise UsageError(f"cannot write the report to {args.out}: {error.strerror or error}") from None
-    out.write(render_markdown(documents))
+    Screen.of(out).markdown(render_markdown(documents, labels))
     out.writelines(f"wrote {path}\n" for path in written)
     return EXIT_OK
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     suites = SUITES if args.suite == ALL else (args.suite,)
-    options = EvalOptions()
-    lines: list[tuple[str, str, str]] = []
+    settings = EvalSettings()
+    rows: list[list[str]] = []
     for suite in suites:
         try:
             entries = select(suite)
         except RegistryError as error:
-            lines.append((suite, "-", f"unavailable: {error}"))
+            rows.append([suite, "-", "", f"unavailable: {error}"])
             continue
         for entry in entries:
-            benchmark = entry.factory(options)
+            benchmark = entry.factory(settings)
             s = benchmark.sampling
-            top_k = f", top-k {s.top_k}" if s.top_k else ""
-            lines.append(
-                (
-                    suite,
-                    entry.name,
-                    (
-                        f"{benchmark.samples:>3} sample(s)  T={s.temperature:g}, "
-                        f"top-p {s.top_p:g}{top_k}, max {s.max_tokens} tokens"
-                    ),
-                )
-            )
-    width = max(len(name) for _, name, _ in lines)
-    out.writelines(f"{suite:<10} {name:<{width}}  {text}\n" for suite, name, text in lines)
+            top_k = f" top-k={s.top_k}" if s.top_k else ""
+            rows.append([suite, entry.name, f"{benchmark.samples:>7}",  # right-aligned under "samples"
+                         f"T={s.temperature:g} top-p={s.top_p:g}{top_k} max-tokens={s.max_tokens}"])
+    Screen.of(out).table(("suite", "benchmark", "samples", "sampling"), rows)
     return EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from spade_train.policies.serve import PolicyServer
-    from spade_train.progress import quiet_transformers
+    from spade_train.run.progress import quiet_transformers
 
     if not 0 <= args.port <= 65535:
         raise UsageError("--port must be in 0..65535")

@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spade_envs.errors import SpadeError
 from spade_eval.benchmark import BenchmarkFactory
 
 SUITE_MODULES: dict[str, tuple[str, ...]] = {
@@ -35,10 +36,11 @@ INSTALL_HINTS: dict[str, str] = {
     "reasoning_gym": "pip install reasoning-gym",
     "textarena": "pip install textarena",
     "bfcl_eval": "pip install --no-deps bfcl-eval (see the Makefile's NO_DEPS_PACKAGES)",
+    "evalplus": "pip install --no-deps evalplus==0.3.1 (see the Makefile's NO_DEPS_PACKAGES)",
 }
 
 
-class RegistryError(Exception):
+class RegistryError(SpadeError):
     """An unknown suite or benchmark, or a suite whose dependencies are missing; one line with the fix."""
 
 

@@ -9,8 +9,13 @@ confidence interval over items, and benchmark-specific metrics. Reports are made
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import math
 import random
+import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -18,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from spade_envs.fileio import write_atomically
-from spade_eval.benchmark import ItemRecord
+from spade_eval.benchmark import EvalSettings, ItemRecord
 from spade_train.policies.base import SamplingParams
 
 SCHEMA_VERSION = 1
@@ -66,6 +71,10 @@ class ItemResult(_Model):
     id: str
     score: float = Field(ge=0.0, le=1.0, description="Mean over the item's samples.")
     gold: Any = None
+    prompt: str | None = Field(
+        None, description="The item's first request as the model saw it (each message as '[role] text'); "
+                          "a multi-turn item shows its opening turn. None in results written before it was "
+                          "recorded.")
     samples: list[SampleResult]
 
 
@@ -84,12 +93,23 @@ class BenchmarkResult(_Model):
         default_factory=dict, description="Benchmark-specific rates (win/draw/loss, invalid moves...)."
     )
     generation_errors: int = Field(0, description="Generations that failed (scored as wrong).")
+    generations: int = Field(0, description="Generations asked for (cached ones included); 0 in results "
+                                            "written before it was counted.")
+    truncated_generations: int = Field(
+        0, description="Generations that stopped at the token limit (finish reason 'length'): their "
+                       "answers may be cut off.")
     cached_generations: int = Field(0, description="Generations reused from the cache in this run.")
+    data_version: str | None = Field(
+        None, description="Fingerprint of the items that ran (SHA-256 of their ids and contents, 16 hex "
+                          "digits): two runs with the same value scored the same questions.")
     duration_s: float = 0.0
     items: list[ItemResult]
 
 
 class RunSettings(_Model):
+    """The run's settings as the results document records them: ``RunSettings.of`` writes the
+    evaluation's one settings record (``spade_eval.benchmark.EvalSettings``) down, field by name."""
+
     suite: str
     benchmarks: list[str]
     limit: int | None = None
@@ -100,6 +120,17 @@ class RunSettings(_Model):
     concurrency: int = 16
     seed: int = 0
     tool_call_format: str = Field("fc", description="BFCL's call format: fc (function calling) or prompt.")
+    code_execution: dict[str, Any] | None = Field(
+        None, description="Where generated programs ran and under which limits (CodeExecution).")
+
+    @classmethod
+    def of(cls, settings: EvalSettings, benchmarks: list[str], *, ran_code: bool) -> RunSettings:
+        """The record of ``settings`` for a run of ``benchmarks``; ``ran_code``: one of them ran generated
+        programs, so where and under which limits is recorded too."""
+        shared = {name: getattr(settings, name) for name in cls.model_fields
+                  if name not in ("benchmarks", "data_dir", "code_execution")}
+        return cls(**shared, benchmarks=benchmarks, data_dir=str(settings.data_dir) if settings.data_dir else None,
+                   code_execution=settings.code_execution.settings() if ran_code else None)
 
 
 class EvalResults(_Model):
@@ -151,17 +182,39 @@ def bootstrap_ci(
     return low, high
 
 
+def pass_at_k(n: int, correct: int, k: int) -> float:
+    """The unbiased pass@k estimate from ``n`` samples of which ``correct`` are right (Chen et al., 2021):
+    the chance that k samples drawn without replacement contain a right one."""
+    if n - correct < k:
+        return 1.0
+    return 1.0 - math.comb(n - correct, k) / math.comb(n, k)
+
+
+def sample_metrics(records: list[ItemRecord]) -> dict[str, float]:
+    """For items with several samples each scored 0 or 1: ``pass@k`` with k = the samples per item
+    (any sample right), beside the score itself, which is avg@k (pass@1 over k samples)."""
+    counts = {len(record.samples) for record in records}
+    if len(counts) != 1 or counts == {0} or counts == {1}:
+        return {}
+    if any(sample.score not in (0.0, 1.0) for record in records for sample in record.samples):
+        return {}
+    (n,) = counts
+    values = [pass_at_k(n, sum(int(s.score) for s in record.samples), n) for record in records]
+    return {f"pass@{n}": sum(values) / len(values)}
+
+
 def metric_label(samples: int, explicit: str | None = None) -> str:
     if explicit:
         return explicit
     return f"pass@1 ({samples} samples)" if samples > 1 else "accuracy"
 
 
-def item_result(record: ItemRecord) -> ItemResult:
+def item_result(record: ItemRecord, prompt: str | None = None) -> ItemResult:
     return ItemResult(
         id=record.id,
         score=_unit(record.score),
         gold=_plain(record.gold),
+        prompt=prompt,
         samples=[
             SampleResult(
                 score=_unit(s.score), response=s.response, extracted=s.extracted, details=_plain(s.details)
@@ -181,11 +234,17 @@ def benchmark_result(
     records: list[ItemRecord],
     metrics: dict[str, float] | None = None,
     generation_errors: int = 0,
+    generations: int = 0,
+    truncated_generations: int = 0,
     cached_generations: int = 0,
     duration_s: float = 0.0,
     seed: int = 0,
+    prompts: Mapping[str, str] | None = None,
+    data_version: str | None = None,
 ) -> BenchmarkResult:
-    items = [item_result(record) for record in records]
+    """The result of one benchmark from its item records; ``prompts`` maps an item id to its first request
+    as text (``prompt_text``)."""
+    items = [item_result(record, (prompts or {}).get(record.id)) for record in records]
     scores = [item.score for item in items]
     low, high = bootstrap_ci(scores, seed=seed)
     return BenchmarkResult(
@@ -198,12 +257,46 @@ def benchmark_result(
         score=sum(scores) / len(scores) if scores else 0.0,
         ci_low=low,
         ci_high=high,
-        metrics=dict(metrics or {}),
+        metrics={**sample_metrics(records), **(metrics or {})},
         generation_errors=generation_errors,
+        generations=generations,
+        truncated_generations=truncated_generations,
         cached_generations=cached_generations,
         duration_s=round(duration_s, 3),
+        data_version=data_version,
         items=items,
     )
+
+
+def prompt_text(messages: Sequence[Mapping[str, Any]]) -> str:
+    """A request's messages as one text, each as ``[role] content``, for the report's samples."""
+    return "\n\n".join(f"[{message.get('role', '?')}] {message.get('content') or ''}" for message in messages)
+
+
+def data_version(items: Sequence[Any]) -> str:
+    """The fingerprint of a benchmark's items (``EvalItem``: id and payload): 16 hex digits of SHA-256
+    over their JSON form, so that reports can tell whether two runs scored the same questions."""
+    digest = hashlib.sha256()
+    for item in items:
+        digest.update(json.dumps([item.id, _stable(item.payload)], sort_keys=True).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()[:16]
+
+
+def _stable(value: Any) -> Any:
+    """A JSON form of an item's payload that is the same in every process: dataclasses by their fields,
+    other objects by their repr without memory addresses."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: _stable(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): _stable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_stable(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(_stable(item)) for item in value)
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
 
 
 def _unit(value: float) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from spade_eval.aggregates import aggregate
-from spade_eval.benchmark import Benchmark, EvalItem, Generate, ItemRecord
+from spade_eval.benchmark import Benchmark, EvalItem, EvalSettings, ItemRecord
 from spade_eval.cache import GenerationCache, request_key
 from spade_eval.models import ModelHandle
 from spade_eval.results import (
@@ -28,27 +28,17 @@ from spade_eval.results import (
     ModelIdentity,
     RunSettings,
     benchmark_result,
+    data_version,
     metric_label,
+    prompt_text,
 )
 from spade_train.policies.base import Generation, GenerationRequest, SamplingParams
 
 SAMPLING_FIELDS = ("temperature", "top_p", "top_k", "max_tokens", "seed")
 
 
-@dataclass(frozen=True)
-class RunOptions:
-    """How to run, whatever the benchmark (the command line fills it)."""
-
-    samples: int | None = None
-    """Samples per item for every benchmark; None keeps each benchmark's paper default."""
-    sampling_overrides: dict[str, Any] = field(default_factory=dict)
-    """``SamplingParams`` fields to force: ``temperature``, ``top_p``, ``top_k``, ``max_tokens``, ``seed``."""
-    limit: int | None = None
-    data_dir: Path | None = None
-    concurrency: int = 16
-    cache_dir: Path | None = None
-    """Where cached generations live; None: no cache (nothing to resume)."""
-    seed: int = 0
+RunOptions = EvalSettings
+"""The settings as the runner reads them (the same record as the benchmark factories')."""
 
 
 def effective_sampling(benchmark: Benchmark, overrides: dict[str, Any]) -> SamplingParams:
@@ -59,14 +49,28 @@ def effective_sampling(benchmark: Benchmark, overrides: dict[str, Any]) -> Sampl
 
 
 class _CachedGenerate:
-    """The ``generate`` a benchmark gets for one item: cache first, then the model, bounded in flight."""
+    """The ``generate`` a benchmark gets for one item: cache first, then the model, bounded in flight.
+
+    It also keeps what the report shows of the item: its first request as text, and how many
+    generations stopped at the token limit."""
 
     def __init__(self, runner: _BenchmarkRun, item_id: str) -> None:
         self.runner = runner
         self.item_id = item_id
         self.occurrences: Counter[str] = Counter()
+        self.prompt: str | None = None
 
     async def __call__(self, request: GenerationRequest) -> Generation:
+        generation = await self._generate(request)
+        run = self.runner
+        if self.prompt is None:
+            self.prompt = prompt_text(request.messages)
+        run.generations += 1
+        if generation.ok and generation.finish_reason == "length":
+            run.truncated_generations += 1
+        return generation
+
+    async def _generate(self, request: GenerationRequest) -> Generation:
         run = self.runner
         base = request_key(run.fingerprint, run.name, self.item_id, request, 0)
         occurrence = self.occurrences[base]
@@ -96,12 +100,15 @@ class _BenchmarkRun:
     cache: GenerationCache
     in_flight: asyncio.Semaphore
     generation_errors: int = 0
+    generations: int = 0
+    truncated_generations: int = 0
+    prompts: dict[str, str] = field(default_factory=dict)
 
 
 async def run_benchmark(
     benchmark: Benchmark,
     model: ModelHandle,
-    options: RunOptions,
+    options: EvalSettings,
     progress: TextIO | None = None,
     items: Sequence[EvalItem] | None = None,
 ) -> BenchmarkResult:
@@ -122,8 +129,10 @@ async def run_benchmark(
 
     async def one(index: int, item: EvalItem) -> None:
         async with item_slots:
-            generate: Generate = _CachedGenerate(run, item.id)
+            generate = _CachedGenerate(run, item.id)
             record = await benchmark.run_item(item, generate, sampling, samples)
+        if generate.prompt is not None:
+            run.prompts[record.id] = generate.prompt
         records[index] = record
         done_scores.append(record.score)
         if bar is not None:
@@ -148,16 +157,20 @@ async def run_benchmark(
         records=finished,
         metrics=metrics,
         generation_errors=run.generation_errors,
+        generations=run.generations,
+        truncated_generations=run.truncated_generations,
         cached_generations=cache.hits,
         duration_s=time.monotonic() - start,
         seed=options.seed,
+        prompts=run.prompts,
+        data_version=data_version(items),
     )
 
 
 async def run_benchmarks(
     benchmarks: Sequence[tuple[Benchmark, Sequence[EvalItem] | None]],
     model: ModelHandle,
-    options: RunOptions,
+    options: EvalSettings,
     settings: RunSettings,
     out_file: Path | None = None,
     progress: TextIO | None = None,
@@ -184,6 +197,6 @@ async def run_benchmarks(
 def _bar(out: TextIO | None, name: str, total: int) -> Any:
     if out is None:
         return None
-    from spade_train.progress import progress_bar
+    from spade_train.run.progress import progress_bar
 
     return progress_bar(out, total=total, desc=name, unit="item")

@@ -29,6 +29,8 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Literal, get_args
 
+import numpy as np
+
 Role = Literal["designer", "agent"]
 ROLES: tuple[str, ...] = get_args(Role)
 
@@ -160,10 +162,12 @@ def group_advantages(
             for i in indices:
                 advantages[i] = flat_value
             continue
-        mean = math.fsum(rewards) / len(rewards)
+        # NumPy's mean and population std, as the release computes them, so that equal rewards give
+        # bit-equal advantages (benchmarks/release_differential.py checks it).
+        mean = float(np.mean(rewards))
         divisor = 1.0
         if normalize_std:
-            divisor = math.sqrt(math.fsum((r - mean) ** 2 for r in rewards) / len(rewards)) + epsilon
+            divisor = float(np.std(rewards)) + epsilon
         for i, reward in zip(indices, rewards):
             advantages[i] = (reward - mean) / divisor
     return AdvantageResult(tuple(advantages), tuple(flat_groups), zero_variance)

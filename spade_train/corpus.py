@@ -30,6 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from spade_envs.errors import SpadeError
 from spade_envs.spec.models import EnvKind, GroundingRef
 
 GAME_WORD_LIMIT = 6_000
@@ -62,7 +63,7 @@ DEMO_CORPUS_NAME = "spade-demo"
 _WORD = re.compile(r"\S+")
 
 
-class CorpusError(ValueError):
+class CorpusError(SpadeError, ValueError):
     """A corpus that cannot be used; the message is one line saying what is wrong and where."""
 
 

@@ -3,7 +3,8 @@
 SPADE pays the designer by regret, the hinted agent's return minus the unhinted one. The hint is
 written in a separate call to the same model under a different system prompt ("hint writer") at a
 low temperature (0.3), so that it is a stable statement of the key insight rather than a sample of
-many. It is appended to the first observation as ``"{obs}\\n\\nHINT: {hint}"``.
+many. It reaches the agent through the contract's ``inject_hint`` (``spade_envs.contract.episode``),
+appended to the first observation as the reference does.
 
 A hint that states the answer maximises regret without teaching anything, and a designer rewarded
 for it learns to write leaky hints. The reference only asks the model not to; here a hint is also
@@ -13,6 +14,7 @@ rejected when it gives one away. A rejected hint is reported, never silently use
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,10 +23,29 @@ from typing import Any
 from spade_envs.checks.hints import find_hint_leak
 from spade_train.designer.parser import strip_reasoning
 from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams
+from spade_train.semantics import HintCleaning
 
 HINT_TEMPERATURE = 0.3
 HINT_MAX_TOKENS = 1_024
 """Room for a reasoning model's thinking before its 1-3 sentences; the hint itself is capped below."""
+
+
+@dataclass(frozen=True)
+class HintSettings:
+    """How the hint call samples and how its reply becomes a hint (``[sampling] hint_*`` in a run file).
+
+    The defaults are this toolkit's; the release samples at temperature 0.3, top-p 0.9, top-k -1 (off)
+    with 4,096 tokens for games and 2,048 for tool use, and tries 3 times
+    (``spade/core/hint_generator.py:250-287``, ``spade/slime/model_adapter.py:155-179``).
+    """
+
+    temperature: float = HINT_TEMPERATURE
+    top_p: float = 1.0
+    top_k: int | None = None
+    max_tokens: int = HINT_MAX_TOKENS
+    attempts: int = 1
+    """Calls made until one returns a non-empty reply (the release: 3)."""
+    cleaning: HintCleaning = "clean"
 
 MAX_HINT_SENTENCES = 3
 MAX_HINT_CHARS = 600
@@ -50,11 +71,6 @@ _LABEL = re.compile(r"^\s*(?:\*\*)?\s*hint\s*(?:\*\*)?\s*[:\-]\s*(?:\*\*)?\s*", 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
-def inject_hint(observation: str, hint: str | None) -> str:
-    """The first observation of a hinted episode, in the reference's format; unchanged without a hint."""
-    return f"{observation}\n\nHINT: {hint}" if hint else observation
-
-
 def build_hint_messages(env_source: str, first_observation: str) -> list[Message]:
     """System and user messages for the hint writer."""
     source = env_source if len(env_source) <= MAX_SOURCE_CHARS else env_source[:MAX_SOURCE_CHARS] + "\n# ..."
@@ -66,16 +82,52 @@ def build_hint_messages(env_source: str, first_observation: str) -> list[Message
     return [{"role": "system", "content": HINT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def clean_hint(text: str) -> str:
-    """The hint as it will be shown: reasoning, a 'Hint:' label and quotes dropped, at most 3 sentences.
+_JSON_FENCE = re.compile(r"```json\s*\n?(.*?)\n?```", re.DOTALL)
+"""The release's pattern: the first ```json fence anywhere in the reply (case-sensitive)."""
+_ANY_FENCE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)\n?```", re.DOTALL | re.IGNORECASE)
+"""The toolkit's: a fence tagged json in any case, or untagged."""
 
-    Models often prefix 'Hint:' (which would read 'HINT: Hint: ...') or quote the hint; a longer reply
-    is cut to its first sentences rather than rejected, because the first sentences are the hint.
+
+_NO_HINT_KEY = object()
+
+
+def _json_hint(text: str, fence: re.Pattern[str] = _JSON_FENCE) -> Any:
+    """``data["hint"]`` of the first fence (or, with the toolkit's pattern, a bare object) holding an object
+    with a "hint" key (whatever its value), else ``_NO_HINT_KEY``."""
+    match = fence.search(text)
+    body = (match.group(1) if match is not None else (text if fence is _ANY_FENCE else "")).strip()
+    try:
+        data = json.loads(body) if body.startswith("{") else None
+    except (ValueError, RecursionError):
+        return _NO_HINT_KEY
+    return data["hint"] if isinstance(data, dict) and "hint" in data else _NO_HINT_KEY
+
+
+def clean_hint(text: str, cleaning: HintCleaning = "clean") -> str:
+    """The hint as it will be shown (an empty string when the reply holds none).
+
+    ``strip_json_fence`` is the release: the reply stripped, or the value of ``"hint"`` in its first
+    ```json fence, and nothing else. A value that is not a string counts as no hint (the release's own
+    statistics break on it, which drops the hint). ``clean`` (the toolkit) unwraps the fence the same
+    way and then drops reasoning, a 'Hint:' label and quotes and keeps at most 3 sentences: models often
+    prefix 'Hint:' (which would read 'HINT: Hint: ...') or quote the hint, and a longer reply is cut to
+    its first sentences rather than rejected, because the first sentences are the hint.
     """
-    text = strip_reasoning(text)
+    stripped = text.strip()
+    if cleaning == "strip_json_fence":
+        fenced = _json_hint(stripped)
+        if fenced is _NO_HINT_KEY:
+            return stripped
+        return fenced if isinstance(fenced, str) else ""
+    text = strip_reasoning(stripped).strip()
+    fenced = _json_hint(text, _ANY_FENCE)
+    if fenced is not _NO_HINT_KEY:
+        if not isinstance(fenced, str):
+            return ""
+        text = fenced
     text = " ".join(text.split())
     text = _LABEL.sub("", text)
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`" and not text.startswith("``"):
         text = text[1:-1].strip()
     sentences = _SENTENCE_END.split(text)
     text = " ".join(sentences[:MAX_HINT_SENTENCES]).strip()
@@ -106,13 +158,13 @@ class HintResult:
 
 
 def vet_hint(hint: str, solutions: Sequence[Any] | None = None, *, tool_use: bool = False,
-             raw: str = "", generation: Generation | None = None) -> HintResult:
+             raw: str = "", generation: Generation | None = None, cleaning: HintCleaning = "clean") -> HintResult:
     """Accept or reject an already-written hint: empty hints and hints leaking a solution are rejected.
 
     ``solutions`` are the environment's ``solution()`` values for a few seeds; without them only
     emptiness is checked, and the reason says so.
     """
-    cleaned = clean_hint(hint)
+    cleaned = clean_hint(hint, cleaning)
     if not cleaned:
         return HintResult(None, False, "the hint is empty", raw=raw or hint, generation=generation)
     if not solutions:
@@ -133,22 +185,27 @@ async def write_hint(
     *,
     solutions: Sequence[Any] | None = None,
     tool_use: bool | None = None,
-    temperature: float = HINT_TEMPERATURE,
-    max_tokens: int = HINT_MAX_TOKENS,
+    settings: HintSettings = HintSettings(),
     seed: int | None = None,
 ) -> HintResult:
     """Ask ``policy`` (role ``"hinter"``) for a hint and vet it against ``solutions``.
 
     ``tool_use`` defaults to whether the source subclasses ToolUseBaseEnv: tool-use solutions end in
-    the final answer, which changes what counts as a leak. A failed generation is a rejected hint.
+    the final answer, which changes what counts as a leak. A call that fails or returns nothing is made
+    again, ``settings.attempts`` times in all; when every one fails the hint is rejected.
     """
     request = GenerationRequest(
         messages=build_hint_messages(env_source, first_observation),
-        sampling=SamplingParams(temperature=temperature, max_tokens=max_tokens, seed=seed),
+        sampling=SamplingParams(temperature=settings.temperature, top_p=settings.top_p, top_k=settings.top_k,
+                                max_tokens=settings.max_tokens, seed=seed),
         role=HINTER_ROLE,
     )
-    generation = await policy.generate(request)
+    for _ in range(max(1, settings.attempts)):
+        generation = await policy.generate(request)
+        if generation.error is None and generation.text.strip():
+            break
     if generation.error is not None:
         return HintResult(None, False, f"hint generation failed: {generation.error}", generation=generation)
     is_tool_use = ("ToolUseBaseEnv" in env_source) if tool_use is None else tool_use
-    return vet_hint(generation.text, solutions, tool_use=is_tool_use, raw=generation.text, generation=generation)
+    return vet_hint(generation.text, solutions, tool_use=is_tool_use, raw=generation.text, generation=generation,
+                    cleaning=settings.cleaning)

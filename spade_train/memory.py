@@ -1,6 +1,9 @@
 """The environment memory of a self-play run: every environment the designer wrote, its validation
 verdict and its regret history, in one SQLite file per run.
 
+Each stored environment is an ``EnvironmentRecord`` (its spec and code, as the design attempt found
+them) with the memory's own facts about it (``StoredEnvironment``: verdict, failing checks, when).
+
 The memory feeds the designer (reference environments for its prompt), the diversity pressure that
 keeps self-play from collapsing (near-duplicates, novelty) and, at the end, the exported pool. The
 reference implementation kept a JSON list of its last 200 records; here every record is kept in a real
@@ -41,10 +44,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
+from spade_envs.errors import SpadeError
 from spade_envs.pool import write_pool
-from spade_envs.spec.models import CheckFailure, EnvKind, EnvSpec, PoolManifest, env_id_for
+from spade_envs.spec.models import CheckFailure, EnvSpec, PoolManifest
+from spade_train.environments import EnvironmentRecord, pool_entries
+from spade_train.semantics import MemoryTies
 from spade_train.similarity import Fingerprint, fingerprint, jaccard, normalized_ast_hash
 
 DEFAULT_FILENAME = "memory.sqlite3"
@@ -62,7 +68,7 @@ ExampleLabel = Literal["positive", "too_easy", "too_hard"]
 Migration = Callable[[sqlite3.Connection], None]
 
 
-class MemorySchemaError(RuntimeError):
+class MemorySchemaError(SpadeError):
     """The memory file cannot be used by this version of the code (e.g. it was written by a newer one)."""
 
 
@@ -116,23 +122,30 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 # ---------------------------------------------------------------------------------------------- records
 @dataclass(frozen=True)
-class EnvironmentRecord:
-    """One stored environment: its code, spec and verdict (evaluations are separate: ``history``)."""
+class StoredEnvironment:
+    """One stored environment: its record (spec and code) and the memory's own facts about it (its
+    verdict, when and from which attempt it was stored). Evaluations are separate: ``history``."""
 
-    id: str
-    class_name: str
-    kind: EnvKind
-    skill: str
-    code: str
-    spec: EnvSpec
-    grounding_doc_id: str | None
-    step: int | None
+    environment: EnvironmentRecord
     iteration: int | None
+    """Generation / repair attempt within its designer step, when known."""
     valid: bool | None
+    """None: not validated yet; else the verdict."""
     failing_checks: tuple[CheckFailure, ...]
     created_at: datetime
     ast_hash: str | None
-    parent_id: str | None
+
+    @property
+    def id(self) -> str:
+        return self.environment.id
+
+    @property
+    def spec(self) -> EnvSpec:
+        return self.environment.spec
+
+    @property
+    def code(self) -> str:
+        return self.environment.code
 
 
 @dataclass(frozen=True)
@@ -211,7 +224,7 @@ def _check_finite(name: str, value: float | None) -> None:
 def _ast_hash_or_none(code: str) -> str | None:
     try:
         return normalized_ast_hash(code)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # MemoryError: nesting too deep to parse
         return None
 
 
@@ -221,14 +234,14 @@ _EVAL_COLUMNS = ("env_id, step, unhinted_win_rate, hinted_win_rate, regret, regr
                  "recorded_at")
 
 
-def _environment_from_row(row: sqlite3.Row) -> EnvironmentRecord:
-    return EnvironmentRecord(
-        id=row["id"], class_name=row["class_name"], kind=row["kind"], skill=row["skill"], code=row["code"],
-        spec=EnvSpec.model_validate_json(row["spec_json"]), grounding_doc_id=row["grounding_doc_id"],
-        step=row["designer_step"], iteration=row["designer_iteration"],
-        valid=None if row["valid"] is None else bool(row["valid"]),
+def _environment_from_row(row: sqlite3.Row) -> StoredEnvironment:
+    # The spec's own fields (class, kind, skill, step, grounding, parent) are columns too, for queries;
+    # the stored spec is what they were written from.
+    return StoredEnvironment(
+        environment=EnvironmentRecord(EnvSpec.model_validate_json(row["spec_json"]), row["code"]),
+        iteration=row["designer_iteration"], valid=None if row["valid"] is None else bool(row["valid"]),
         failing_checks=tuple(CheckFailure.model_validate(item) for item in json.loads(row["failing_checks_json"])),
-        created_at=datetime.fromisoformat(row["created_at"]), ast_hash=row["ast_hash"], parent_id=row["parent_id"],
+        created_at=datetime.fromisoformat(row["created_at"]), ast_hash=row["ast_hash"],
     )
 
 
@@ -321,7 +334,20 @@ class EnvironmentMemory:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> EnvironmentMemory:
+    def backup_to(self, path: str | Path) -> None:
+        """Copy the whole database, as of now, into a new file ``path`` (SQLite's online backup).
+
+        The copy is consistent (a snapshot between transactions) and needs no WAL where it is written, so
+        it can go to shared storage that SQLite could not run on (see ``EnvironmentMemory``'s WAL check).
+        """
+        with self._lock:
+            target = sqlite3.connect(str(path))
+            try:
+                self._connection().backup(target)
+            finally:
+                target.close()
+
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -372,8 +398,7 @@ class EnvironmentMemory:
     # ------------------------------------------------------------------ environments
     def add_environment(
         self,
-        spec: EnvSpec,
-        code: str,
+        environment: EnvironmentRecord,
         *,
         iteration: int | None = None,
         valid: bool | None = None,
@@ -383,11 +408,10 @@ class EnvironmentMemory:
 
         The content hash is the identity, so a second add of the same code changes nothing (use
         ``set_verdict`` to record a later validation). Step, parent and grounding document are taken
-        from ``spec``; ``valid`` / ``failing_checks`` are the validation verdict (``report.ok`` and
+        from the spec; ``valid`` / ``failing_checks`` are the validation verdict (``report.ok`` and
         ``report.failures``), or None if not validated yet.
         """
-        if spec.id != env_id_for(code):
-            raise ValueError(f"spec id {spec.id} does not match the code (content id {env_id_for(code)})")
+        spec, code = environment.spec, environment.code
         failures = list(failing_checks)
         if valid and failures:
             raise ValueError("an environment with failing checks cannot be valid")
@@ -412,7 +436,20 @@ class EnvironmentMemory:
             if cursor.rowcount == 0:
                 raise KeyError(f"no environment {env_id} in the memory")
 
-    def get(self, env_id: str) -> EnvironmentRecord | None:
+    def replace_spec(self, spec: EnvSpec) -> None:
+        """Replace the stored spec of an environment with a newer one of the same code (its accepted
+        hint, the kind and reward range its played design showed), with the columns read from it."""
+        with self._write() as conn:
+            cursor = conn.execute(
+                "UPDATE environments SET class_name = ?, kind = ?, skill = ?, spec_json = ?, grounding_doc_id = ?, "
+                "designer_step = ?, parent_id = ? WHERE id = ?",
+                (spec.class_name, spec.kind, spec.skill, spec.model_dump_json(),
+                 spec.grounding.doc_id if spec.grounding else None, spec.provenance.step, spec.provenance.parent_id,
+                 spec.id))
+            if cursor.rowcount == 0:
+                raise KeyError(f"no environment {spec.id} in the memory")
+
+    def get(self, env_id: str) -> StoredEnvironment | None:
         """The stored environment with this id, or None."""
         rows = self._read(f"SELECT {_ENV_COLUMNS} FROM environments WHERE id = ?", (env_id,))
         return _environment_from_row(rows[0]) if rows else None
@@ -429,7 +466,7 @@ class EnvironmentMemory:
             parameters.append(skill)
         return " AND ".join(clauses), parameters
 
-    def environments(self, valid_only: bool = True, skill: str | None = None) -> list[EnvironmentRecord]:
+    def environments(self, valid_only: bool = True, skill: str | None = None) -> list[StoredEnvironment]:
         """Stored environments in the order they were added; by default only those that passed validation."""
         where, parameters = self._filters(valid_only, skill)
         rows = self._read(f"SELECT {_ENV_COLUMNS} FROM environments WHERE {where} ORDER BY rowid", parameters)
@@ -522,6 +559,7 @@ class EnvironmentMemory:
         *,
         positives: int = 2,
         negatives: int = 1,
+        ties: MemoryTies = "newest",
     ) -> list[MemoryExample]:
         """Reference environments for a designer prompt, per skill, exactly as the reference picks them.
 
@@ -535,6 +573,10 @@ class EnvironmentMemory:
         Fewer are returned when there are fewer candidates. Candidates are put in a fixed order before
         sampling, so the same memory and the same seed give the same examples. Code is cut to
         ``snippet_chars`` characters.
+
+        ``ties`` decides among equal regrets at the top-10 cut: ``"newest"`` first (the toolkit) or
+        ``"oldest"`` first, the release's stable sort over its records in insertion order; with
+        ``"oldest"`` both samples also draw from candidates in the release's oldest-first order.
         """
         if positives < 0 or negatives < 0:
             raise ValueError("positives and negatives must be non-negative")
@@ -544,8 +586,10 @@ class EnvironmentMemory:
         examples: list[MemoryExample] = []
         for skill in skill_list:
             candidates = [c for c in window if c.skill == skill]  # newest first
+            if ties == "oldest":
+                candidates.reverse()
             band = sorted((c for c in candidates if low <= c.win_rate <= high),
-                          key=lambda c: (-c.regret, -c.recency))
+                          key=lambda c: (-c.regret, c.recency if ties == "oldest" else -c.recency))
             top = band[:max(3 * positives, 10)]
             for candidate in rng.sample(top, min(positives, len(top))):
                 examples.append(self._example(candidate, "positive"))
@@ -634,7 +678,7 @@ class EnvironmentMemory:
             evaluations = self._read("SELECT COUNT(*) FROM evaluations WHERE env_id = ?", (record.id,))[0][0]
             stats[record.id] = {**(latest.as_stats() if latest else {}), "evaluations": float(evaluations)}
         validated = min_validated or (bool(records) and all(record.valid for record in records))
-        return write_pool(Path(directory), name, [(record.spec, record.code) for record in records],
+        return write_pool(Path(directory), name, pool_entries([record.environment for record in records]),
                           validated=validated, stats=stats)
 
     def __repr__(self) -> str:

@@ -24,7 +24,10 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal, get_args
 
+import numpy as np
+
 from spade_envs.contract.episode import WIN_THRESHOLD, episode_return, is_win
+from spade_train.semantics import SEMANTICS, Semantics
 
 # ---------------------------------------------------------------------------------------------
 # Reference constants (spade-reference.md, "Designer reward variants" and the paper's launch
@@ -32,8 +35,10 @@ from spade_envs.contract.episode import WIN_THRESHOLD, episode_return, is_win
 # ---------------------------------------------------------------------------------------------
 
 INVALID_ENV_REWARD = 0.0
-"""An environment that failed validation earns nothing: no reward for code that cannot be played,
-but no punishment either, so the designer is not scared away from ambitious designs."""
+"""When invalid designs are scored (``Semantics.invalid_designs == "scored"``, the toolkit), an environment
+that failed validation earns nothing: no reward for code that cannot be played, but no punishment either,
+so the designer is not scared away from ambitious designs. The release instead re-samples an invalid
+design and never trains it (0 is its value only in its repair mode)."""
 
 STEP_TIMEOUT_REWARD = -0.5
 """An environment whose ``step()`` hung during rollouts costs the designer: a hang wastes a whole
@@ -94,8 +99,9 @@ def _finite(value: float, what: str) -> float:
 
 
 def _mean(values: Sequence[float]) -> float:
-    # fsum keeps the mean exact enough that centering really sums to zero.
-    return math.fsum(values) / len(values)
+    # NumPy's mean, as the release computes every mean here: equal inputs give bit-equal rewards
+    # (benchmarks/release_differential.py checks it).
+    return float(np.mean(values))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,6 +196,7 @@ def blend(
     regret_weight: float = BLEND_REGRET_WEIGHT,
     regret_scale: float = BLEND_REGRET_SCALE,
     floor_regret: bool = True,
+    clip_unfloored: bool = True,
     low: float = PLATEAU_LOW,
     high: float = PLATEAU_HIGH,
     ramp: float = PLATEAU_RAMP,
@@ -202,15 +209,19 @@ def blend(
     a batch statistic so the weights stay interpretable and a quiet batch cannot blow it up.
 
     With ``floor_regret`` (the paper's setting) the regret term is clipped to [0, 1], so the blend
-    is never negative. Without it the term is clipped to [-1, 1]; the blend can then go negative,
-    and ``score_designer_batch`` masks such environments (see ``BLEND_MASK_BELOW``).
+    is never negative. Without it the term is clipped to [-1, 1] (``clip_unfloored``, the toolkit) or left
+    unbounded (the release); the blend can then go negative, and ``score_designer_batch`` masks such
+    environments (see ``BLEND_MASK_BELOW``).
     """
     regret = _finite(regret, "regret")
     regret_scale = _finite(regret_scale, "regret_scale")
     if regret_scale <= 0:
         raise ValueError(f"regret_scale must be > 0, got {regret_scale}")
-    lower = 0.0 if floor_regret else -1.0
-    regret_term = min(1.0, max(lower, regret / regret_scale))
+    regret_term = regret / regret_scale
+    if floor_regret:
+        regret_term = min(1.0, max(0.0, regret_term))
+    elif clip_unfloored:
+        regret_term = min(1.0, max(-1.0, regret_term))
     return plateau_weight * plateau(win_rate, low, high, ramp) + regret_weight * regret_term
 
 
@@ -311,6 +322,15 @@ class EnvOutcome:
     """True when the designer's reply held no environment at all (nothing to validate)."""
     repeat: bool = False
     """True when the design repeats one written earlier in the same batch (it was not played)."""
+    hint_failed: bool = False
+    """True when the design was played but no usable hint was written (rejected, or the call failed):
+    ``hinted_returns`` is then empty, and ``Semantics.hint_failure`` says what regret that gives."""
+    unhinted_wins: tuple[bool, ...] | None = None
+    """Whether each unhinted play was won (the episode's own ``won``: the contract's ``is_win``), in the
+    order of ``unhinted_returns``. The self-play loop always passes them, so the designer reward counts
+    exactly the wins the metrics and the memory count. None: the returns are the reference's
+    terminal-clipped returns, whose wins ``win_rate`` reads off them; a ``sum_clipped`` return can reach 1
+    without a win, so there the flags are needed."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hinted_returns", _episode_returns(self.hinted_returns, "hinted returns"))
@@ -319,6 +339,35 @@ class EnvOutcome:
         )
         if not isinstance(self.skill, str) or not self.skill:
             raise ValueError(f"skill must be a non-empty string, got {self.skill!r}")
+        if self.unhinted_wins is not None:
+            object.__setattr__(self, "unhinted_wins", tuple(bool(won) for won in self.unhinted_wins))
+            if len(self.unhinted_wins) != len(self.unhinted_returns):
+                raise ValueError(f"unhinted_wins has {len(self.unhinted_wins)} flags for "
+                                 f"{len(self.unhinted_returns)} unhinted returns")
+
+    def unhinted_win_flags(self, threshold: float = WIN_THRESHOLD) -> tuple[bool, ...]:
+        """Whether each unhinted play was won: the given flags, else read off terminal-clipped returns."""
+        if self.unhinted_wins is not None:
+            return self.unhinted_wins
+        return tuple(win_rate((value,), threshold) == 1.0 for value in self.unhinted_returns)
+
+    def unhinted_win_rate(self, threshold: float = WIN_THRESHOLD) -> float:
+        """The agent's own win rate on this environment (0.0 without plays)."""
+        flags = self.unhinted_win_flags(threshold)
+        return sum(flags) / len(flags) if flags else 0.0
+
+    def unhinted_rate(self, config: DesignerRewardConfig) -> float:
+        """The win rate the plateau and the LP baseline read: counted wins or the mean return
+        (``Semantics.win_rate_from``); 0.0 without plays."""
+        if config.semantics.win_rate_from == "mean_return":
+            return _mean(self.unhinted_returns) if self.unhinted_returns else 0.0
+        return self.unhinted_win_rate(config.win_threshold)
+
+    def regret(self, config: DesignerRewardConfig) -> float:
+        """Hinted minus unhinted mean return; without a usable hint as ``Semantics.hint_failure`` says."""
+        if self.hint_failed and config.semantics.hint_failure == "zero_hinted_return":
+            return regret((0.0,), self.unhinted_returns)
+        return regret(self.hinted_returns, self.unhinted_returns)
 
     @property
     def played(self) -> bool:
@@ -352,9 +401,11 @@ class DesignerRewardConfig:
     a small penalty below that keeps a designer from drifting out of its reply format, a state with
     no way back (every reply then scores the same, so there is nothing to learn from)."""
     repeat_reward: float = INVALID_ENV_REWARD
-    """For a design that repeats one written earlier in the same batch (``LoopConfig.reject_repeats``).
+    """For a design that repeats one written earlier in the same batch (``loop.reject_repeats``).
     Below zero it makes a designer collapsing onto one design pay for every copy: a collapsed batch
     would otherwise score all alike, leaving nothing to learn from, while the agent memorises it."""
+    semantics: Semantics = SEMANTICS["toolkit"]
+    """Where the pipeline follows the release or the toolkit (``spade_train.semantics``)."""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -387,19 +438,10 @@ class DesignerRewardConfig:
             raise ValueError(f"win_threshold must be in (0, 1], got {self.win_threshold}")
 
 
-def designer_reward(
-    outcome: EnvOutcome, config: DesignerRewardConfig, ema: WinRateEMA | None = None
-) -> float:
-    """The raw (uncentered, unscaled) reward for one environment under ``config.variant``.
-
-    Special outcomes come first and apply to every variant. A timeout wins over invalidity (the
-    reference checks it first, and a hang is the costlier failure). The reference's blend path never
-    looks at timeouts; we apply the penalty there too, so a hanging environment is never cheaper than
-    a boring one under any variant.
-
-    ``ema`` is the skill's ``WinRateEMA`` and is required only by ``learning_potential``.
-    """
-    if outcome.timed_out:
+def _special_reward(outcome: EnvOutcome, config: DesignerRewardConfig) -> float | None:
+    """The fixed reward of an outcome whose plays are not scored (None: score the plays)."""
+    charged = config.semantics.timeout_penalty == "every_variant" or config.variant == "regret_based"
+    if outcome.timed_out and charged:
         return config.timeout_reward
     if outcome.malformed:
         return config.malformed_reward
@@ -407,18 +449,36 @@ def designer_reward(
         return config.repeat_reward
     if not outcome.valid:
         return config.invalid_reward
+    return None
 
+
+def designer_reward(
+    outcome: EnvOutcome, config: DesignerRewardConfig, ema: WinRateEMA | None = None
+) -> float:
+    """The raw (uncentered, unscaled) reward for one environment under ``config.variant``.
+
+    Special outcomes come first. A timeout wins over invalidity (the release checks it first, and a
+    hang is the costlier failure); it costs ``timeout_reward`` under every variant, or under
+    ``regret_based`` only as in the release (``Semantics.timeout_penalty``), where the other variants
+    score a timed-out environment's plays like any other's.
+
+    ``ema`` is the skill's ``WinRateEMA`` and is required only by ``learning_potential``.
+    """
+    special = _special_reward(outcome, config)
+    if special is not None:
+        return special
     if config.variant == "regret_based":
-        return regret_based(regret(outcome.hinted_returns, outcome.unhinted_returns))
-    unhinted_win_rate = win_rate(outcome.unhinted_returns, config.win_threshold)
+        return regret_based(outcome.regret(config))
+    unhinted_win_rate = outcome.unhinted_rate(config)
     if config.variant == "blend":
         return blend(
             unhinted_win_rate,
-            regret(outcome.hinted_returns, outcome.unhinted_returns),
+            outcome.regret(config),
             plateau_weight=config.plateau_weight,
             regret_weight=config.regret_weight,
             regret_scale=config.regret_scale,
             floor_regret=config.floor_regret,
+            clip_unfloored=config.semantics.unfloored_regret == "clipped",
             low=config.plateau_low,
             high=config.plateau_high,
             ramp=config.plateau_ramp,
@@ -431,8 +491,11 @@ def designer_reward(
 
 
 def _is_masked(outcome: EnvOutcome, raw: float, config: DesignerRewardConfig) -> bool:
-    # Only a *computed* blend score is masked; special outcomes are deliberate signals.
-    return config.variant == "blend" and outcome.played and raw < BLEND_MASK_BELOW
+    """Left out of the update: a computed blend below 0, or (``Semantics.invalid_designs`` "resampled") a
+    design that was never played, which the release re-samples and never trains."""
+    if not outcome.valid and config.semantics.invalid_designs == "resampled":
+        return True
+    return config.variant == "blend" and _special_reward(outcome, config) is None and raw < BLEND_MASK_BELOW
 
 
 # ---------------------------------------------------------------------------------------------
@@ -470,6 +533,9 @@ class DesignerBatch:
     """Rewards before masking and centering, for logging and the environment memory."""
     emas: Mapping[str, WinRateEMA]
     """Per-skill EMA states after this batch (read-only); pass them to the next batch."""
+    baselines: tuple[float | None, ...] = ()
+    """What centering subtracted from each raw reward: the mean raw reward of its skill in this batch
+    (None where masked). A skill with one environment has its own reward as baseline, hence reward 0."""
 
     @property
     def masked(self) -> tuple[int, ...]:
@@ -489,8 +555,9 @@ def score_designer_batch(
     Keeping it would drag its skill's mean down and hand near-zero, unlearnable environments a
     positive reward after centering. With the paper's settings (regret floored, plateau >= 0) the
     blend is never negative, so nothing is masked; the mask guards configs with
-    ``floor_regret=False``. Special outcomes are never masked: masking a timeout would make hanging
-    free.
+    ``floor_regret=False``. Special outcomes are never masked (masking a timeout would make hanging
+    free), except that with ``Semantics.invalid_designs == "resampled"`` (the release) a design that was
+    never played is left out altogether: the release re-samples it and never trains it.
 
     EMA: every environment is scored against its skill's EMA as it stood *before* this batch; then
     each skill's EMA absorbs the pooled unhinted win rate of its played environments (as the
@@ -500,18 +567,23 @@ def score_designer_batch(
     states: dict[str, WinRateEMA] = dict(emas or {})
     raw = tuple(designer_reward(o, config, states.get(o.skill, WinRateEMA())) for o in outcomes)
     kept = [i for i, (o, r) in enumerate(zip(outcomes, raw)) if not _is_masked(o, r, config)]
-    centered = center_per_skill([raw[i] for i in kept], [outcomes[i].skill for i in kept], scale=config.scale)
+    kept_raw, kept_skills = [raw[i] for i in kept], [outcomes[i].skill for i in kept]
+    centered = center_per_skill(kept_raw, kept_skills, scale=config.scale)
+    means = {skill: _mean([r for r, s in zip(kept_raw, kept_skills) if s == skill]) for skill in set(kept_skills)}
     rewards: list[float | None] = [None] * len(outcomes)
+    baselines: list[float | None] = [None] * len(outcomes)
     for index, value in zip(kept, centered):
-        rewards[index] = value
+        rewards[index], baselines[index] = value, means[outcomes[index].skill]
 
     pooled: dict[str, list[float]] = {}
     for outcome in outcomes:
-        if outcome.played and outcome.unhinted_returns:
-            pooled.setdefault(outcome.skill, []).extend(outcome.unhinted_returns)
-    for skill, returns in pooled.items():
-        states[skill] = states.get(skill, WinRateEMA()).update(win_rate(returns, config.win_threshold))
-    return DesignerBatch(rewards=tuple(rewards), raw=raw, emas=MappingProxyType(states))
+        if _special_reward(outcome, config) is None and outcome.unhinted_returns:
+            values = (outcome.unhinted_returns if config.semantics.win_rate_from == "mean_return"
+                      else [float(won) for won in outcome.unhinted_win_flags(config.win_threshold)])
+            pooled.setdefault(outcome.skill, []).extend(values)
+    for skill, values in pooled.items():
+        states[skill] = states.get(skill, WinRateEMA()).update(_mean(values))
+    return DesignerBatch(rewards=tuple(rewards), raw=raw, emas=MappingProxyType(states), baselines=tuple(baselines))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -559,8 +631,8 @@ def bootstrap_regret_ci(
 
     rng = random.Random(seed)
     estimates = sorted(
-        _mean(rng.choices(hinted_values, k=len(hinted_values)))
-        - _mean(rng.choices(unhinted_values, k=len(unhinted_values)))
+        math.fsum(rng.choices(hinted_values, k=len(hinted_values))) / len(hinted_values)
+        - math.fsum(rng.choices(unhinted_values, k=len(unhinted_values))) / len(unhinted_values)
         for _ in range(samples)
     )
     tail = (1.0 - confidence) / 2.0

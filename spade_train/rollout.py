@@ -3,7 +3,9 @@
 One episode is a chat: the system prompt explains how to act, each observation is a user message,
 each model reply is an assistant message and is sent to the environment whole (the environment reads
 the last ``\\boxed{}`` or the tool calls in it). The first observation of a hinted episode carries the
-hint exactly as the reference injects it: ``"{obs}\\n\\nHINT: {hint}"``.
+hint; an episode's value (under the run's return mode) and whether it was won come from the same place.
+All three are the contract's rules (``spade_envs.contract.episode``), shared with the checker, the
+designer rewards and the metrics.
 
 An environment is evaluated with K hinted and K unhinted episodes, all concurrently. Both conditions
 use the same K seeds: a paired comparison removes the between-seed variance from the regret.
@@ -13,42 +15,50 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from spade_envs.contract.episode import episode_return, is_win
+from spade_envs.contract.episode import (
+    TEXT_AGENT_PROMPT,
+    TOOL_AGENT_PROMPT,
+    ReturnMode,
+    episode_value,
+    inject_hint,
+    is_win,
+)
 from spade_envs.runtime.backend import ExecutionBackend
-from spade_envs.runtime.errors import EnvRuntimeError, EnvTimeoutError
-from spade_envs.runtime.pool import SessionPool
+from spade_envs.runtime.errors import EnvCodeError, EnvRuntimeError, EnvTimeoutError
 from spade_envs.runtime.session import EnvSession
+from spade_envs.runtime.threads import SessionThreads
 from spade_envs.spec.models import EpisodeLog
-from spade_train.hints import inject_hint
 from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams
-
-TEXT_AGENT_PROMPT = (
-    "You are playing a text environment. Read each observation carefully, think step by step, and end "
-    "every reply with exactly one action written as \\boxed{ACTION}."
-)
-TOOL_AGENT_PROMPT = (
-    "You are an assistant with tools. Call a tool with "
-    '<tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>; give your final answer with '
-    "<answer>...</answer>."
-)
+from spade_train.semantics import EnvironmentErrors, FailedPlays, PlaySeeds
 
 
 @dataclass(frozen=True)
 class RolloutConfig:
-    episodes_per_condition: int = 16
+    """How episodes are played. A run builds it from its configuration (``RunConfig.rollout``), where the
+    defaults of these settings live; so the settings of a run have no second default here."""
+
+    episodes_per_condition: int
     """K: episodes with the hint and K without, per environment (16 in the paper)."""
-    sampling: SamplingParams = field(default_factory=lambda: SamplingParams(temperature=0.6, max_tokens=1024))
-    max_turns: int | None = None
-    """Cap on turns per episode; default: the environment's own max_turns."""
-    return_mode: Literal["terminal_clipped", "sum_clipped"] = "terminal_clipped"
+    sampling: SamplingParams
+    return_mode: ReturnMode
     """terminal_clipped is the reference: the last reward clipped to [-1, 1] if terminated, else 0."""
+    seed: int
+    max_turns: int | None = None
+    """Cap on turns per episode; None: the environment's own max_turns."""
     system_prompt: str | None = None
-    """The agent's system message; default TEXT_AGENT_PROMPT or TOOL_AGENT_PROMPT by environment kind."""
-    seed: int = 0
+    """The agent's system message; None: TEXT_AGENT_PROMPT or TOOL_AGENT_PROMPT by environment kind."""
+    unhinted_episodes: int | None = None
+    """Unhinted plays when they differ from K (None: K)."""
+    environment_errors: EnvironmentErrors = "zero"
+    """The return of an episode whose environment raised in step(): 0, or -1 and terminated (the release)."""
+    failed_plays: FailedPlays = "zero"
+    """An unhinted play the harness could not finish (the model call failed, a timeout, a crash): kept
+    with return 0, or retried once and then dropped (the release). Hinted ones are always kept."""
+    play_seeds: PlaySeeds = "paired"
+    """The same seeds in both arms, or independent ones (the release)."""
 
 
 @dataclass(frozen=True)
@@ -88,29 +98,32 @@ class EnvEvaluation:
 
     hinted: list[Episode]
     unhinted: list[Episode]
+    failed: list[Episode] = field(default_factory=list)
+    """With ``failed_plays = "retry_then_drop"``: every unhinted attempt that failed and is not among the
+    kept plays (a play whose retry was kept, and both attempts of a dropped play)."""
+
+    def episodes(self) -> list[Episode]:
+        """Every kept episode, hinted first."""
+        return self.hinted + self.unhinted
 
     @property
     def timed_out(self) -> bool:
-        return any(e.timed_out for e in self.hinted + self.unhinted)
+        """Whether any play timed out, kept or dropped (the release flags the design either way)."""
+        return any(e.timed_out for e in self.episodes() + self.failed)
 
     def returns(self, hinted: bool) -> tuple[float, ...]:
         return tuple(e.episode_return for e in (self.hinted if hinted else self.unhinted))
 
     def win_rate(self, hinted: bool) -> float:
+        """The share of the condition's episodes that were won (``Episode.won``, the contract's ``is_win``)."""
         episodes = self.hinted if hinted else self.unhinted
         return sum(e.won for e in episodes) / len(episodes) if episodes else 0.0
-
-
-def _episode_value(rewards: Sequence[float], terminated: bool, mode: str) -> float:
-    if mode == "sum_clipped":
-        return max(-1.0, min(1.0, float(sum(rewards))))
-    return episode_return(rewards, terminated)
 
 
 async def play_episode(
     policy: Policy,
     session: EnvSession,
-    pool: SessionPool,
+    threads: SessionThreads,
     *,
     seed: int,
     hint: str | None,
@@ -118,26 +131,36 @@ async def play_episode(
 ) -> Episode:
     """One episode. Environment and model failures end the episode and are recorded, never raised."""
     tool_use = session.loaded.tool_use
-    tools = await pool.run_async(session.tools) if tool_use else None
+    tools = await threads.run_async(session.tools) if tool_use else None
     system = config.system_prompt or (TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT)
     episode = Episode(seed=seed, hinted=hint is not None, messages=[{"role": "system", "content": system}])
     try:
-        first = await pool.run_async(session.reset, seed)
+        first = await threads.run_async(session.reset, seed)
     except EnvRuntimeError as error:
         return _failed(episode, error)
     observation = inject_hint(first.observation, hint)
     turn_limit = config.max_turns or session.loaded.max_turns or 10
     rewards: list[float] = []
-    for _ in range(turn_limit):
+    for turn in range(turn_limit):
         episode.messages.append({"role": "user", "content": observation})
+        sampling = replace(config.sampling, seed=turn_seed(seed, turn, config.sampling.seed))
         generation = await policy.generate(GenerationRequest(messages=list(episode.messages),
-                                                             sampling=config.sampling, tools=tools, role="agent"))
+                                                             sampling=sampling, tools=tools, role="agent"))
         if not generation.ok:
             episode.error = f"policy: {generation.error}"
             break
         episode.messages.append({"role": "assistant", "content": generation.text})
         try:
-            step = await pool.run_async(session.step, generation.text)
+            step = await threads.run_async(session.step, generation.text)
+        except EnvCodeError as error:
+            if config.environment_errors == "zero":
+                episode.turns.append(AgentTurn(observation, generation, 0.0))
+                return _failed(episode, error)
+            # The release: the game's own exception is a lost episode, reward -1 and terminated.
+            episode.turns.append(AgentTurn(observation, generation, -1.0))
+            episode.error, episode.terminated = f"environment: {error}", True
+            episode.episode_return = episode_value([*rewards, -1.0], True, config.return_mode)
+            return episode
         except EnvRuntimeError as error:
             episode.turns.append(AgentTurn(observation, generation, 0.0))
             return _failed(episode, error)
@@ -150,9 +173,17 @@ async def play_episode(
     else:
         episode.truncated = True
     episode.messages.append({"role": "user", "content": observation})
-    episode.episode_return = _episode_value(rewards, episode.terminated, config.return_mode)
+    episode.episode_return = episode_value(rewards, episode.terminated, config.return_mode)
     episode.won = is_win(rewards, episode.terminated)
     return episode
+
+
+def turn_seed(episode_seed: int, turn: int, base: int | None = None) -> int:
+    """The sampling seed of an agent turn: a function of the episode's seed and the turn (and the run's
+    sampling seed, if it names one), so that a turn's reply depends on what the model sees and not on
+    which of the concurrent requests reached it first. A hinted and an unhinted episode on the same
+    seed draw the same random numbers: the paired comparison extends to the agent's sampling."""
+    return ((episode_seed * 1_000_003 + turn) * 7_919 + (base or 0)) % (1 << 63)
 
 
 def _failed(episode: Episode, error: EnvRuntimeError) -> Episode:
@@ -165,7 +196,7 @@ def _failed(episode: Episode, error: EnvRuntimeError) -> Episode:
 async def evaluate_environment(
     policy: Policy,
     backend: ExecutionBackend,
-    pool: SessionPool,
+    threads: SessionThreads,
     source: str,
     *,
     hint: str | None,
@@ -174,25 +205,55 @@ async def evaluate_environment(
     init_kwargs: dict[str, Any] | None = None,
     rng: random.Random | None = None,
 ) -> EnvEvaluation:
-    """Play K hinted and K unhinted episodes concurrently, on the same K seeds."""
+    """Play K hinted and K (or ``unhinted_episodes``) unhinted episodes concurrently.
+
+    Seeds are paired (the unhinted plays use the hinted plays' seeds, then fresh ones) or independent, as
+    ``config.play_seeds`` says. With ``failed_plays = "retry_then_drop"`` an unhinted play the harness
+    could not finish is played once more on the same seed and left out if that fails too.
+    """
     rng = rng or random.Random(config.seed)
-    seeds = [rng.randrange(2**31) for _ in range(config.episodes_per_condition)]
+    hinted_count = config.episodes_per_condition
+    unhinted_count = config.unhinted_episodes or hinted_count
+    seeds = [rng.randrange(2**31) for _ in range(max(hinted_count, unhinted_count))]
+    hinted_seeds = seeds[:hinted_count]
+    unhinted_seeds = (seeds[:unhinted_count] if config.play_seeds == "paired"
+                      else [rng.randrange(2**31) for _ in range(unhinted_count)])
 
     async def one(seed: int, with_hint: bool) -> Episode:
         try:
-            session = await pool.run_async(
+            session = await threads.run_async(
                 lambda: backend.open_session(source, class_name=class_name, max_turns=config.max_turns,
                                              init_kwargs=init_kwargs))
         except EnvRuntimeError as error:
             episode = Episode(seed=seed, hinted=with_hint, messages=[])
             return _failed(episode, error)
         try:
-            return await play_episode(policy, session, pool, seed=seed, hint=hint if with_hint else None,
+            return await play_episode(policy, session, threads, seed=seed, hint=hint if with_hint else None,
                                       config=config)
         finally:
-            await pool.run_async(session.close)
+            await threads.run_async(session.close)
 
-    hinted = [one(seed, True) for seed in seeds] if hint else []
-    unhinted = [one(seed, False) for seed in seeds]
-    results = await asyncio.gather(*hinted, *unhinted)
-    return EnvEvaluation(hinted=list(results[: len(hinted)]), unhinted=list(results[len(hinted):]))
+    async def unhinted_play(seed: int) -> list[Episode]:
+        """The play, or a failed play and its retry (the last one is the play kept, if it did not fail)."""
+        episode = await one(seed, False)
+        if config.failed_plays == "zero" or not _harness_failed(episode):
+            return [episode]
+        return [episode, await one(seed, False)]
+
+    hinted = [one(seed, True) for seed in hinted_seeds] if hint else []
+    hinted_plays = asyncio.gather(*hinted)
+    unhinted_plays = asyncio.gather(*(unhinted_play(seed) for seed in unhinted_seeds))
+    hinted_results, tries = await asyncio.gather(hinted_plays, unhinted_plays)
+    hinted_results = list(hinted_results)
+    if config.failed_plays == "zero":
+        return EnvEvaluation(hinted=hinted_results, unhinted=[attempts[0] for attempts in tries])
+    kept = [attempts[-1] for attempts in tries if not _harness_failed(attempts[-1])]
+    failed = [episode for attempts in tries for episode in attempts if _harness_failed(episode)]
+    return EnvEvaluation(hinted=hinted_results, unhinted=kept, failed=failed)
+
+
+def _harness_failed(episode: Episode) -> bool:
+    """Whether the play could not be finished for a reason outside the game's own code (the model call,
+    a timeout, the sandbox): what the release retries. A game that raised in step() under
+    ``environment_errors = "minus_one"`` has terminated and is a lost episode, not a failure."""
+    return episode.error is not None and not episode.terminated

@@ -203,7 +203,7 @@ def fingerprint(source: str, n: int = NGRAM) -> Fingerprint:
     """The set of node-type n-grams of ``source`` (raw-token n-grams if it does not parse)."""
     try:
         return _shingles(_node_types(normalized_tree(source)), n)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # MemoryError: nesting too deep to parse
         tokens = re.findall(r"\w+|[^\w\s]", source)
         return _shingles(["tok:" + token for token in tokens], n)
 

@@ -38,9 +38,12 @@ COUNTER_ENV = dedent(
         def reset(self, seed=None):
             self.rng = random.Random(seed)
             self.target = self.rng.randint(100, 999)
+            self.offset = self.rng.randint(2, 9)
             self.turn = 0
             self.done = False
-            return f"Guess the number, answer as \\\\boxed{{n}}. It is {self.target}.", {}
+            # The number is one addition away, not written out: a copying agent must not win.
+            return (f"Guess the number, answer as \\\\boxed{{n}}. It is {self.target - self.offset} plus "
+                    f"{self.offset}."), {}
 
         def step(self, action):
             if self.done:
@@ -61,3 +64,20 @@ COUNTER_ENV = dedent(
             pass
     '''
 )
+
+
+DEFAULT_GAME_SKILLS = ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning", "Pattern Recognition",
+                       "Optimization", "Causal Inference"]
+
+
+def python_run_config(**loop: object):
+    """A run configuration for tests whose scripted designer writes Python: small, quick, the reference's
+    rewards and return. ``COUNTER_ENV`` is a single-answer puzzle, so that is the kind asked for."""
+    from spade_train.config import parse_run_config
+
+    settings = {"envs_per_iteration": 3, "episodes_per_condition": 3, "max_turns": 5, "concurrent_designs": 2,
+                "kinds": ["single_answer"], "skills": DEFAULT_GAME_SKILLS, "reward": "regret_based",
+                "malformed_reward": 0.0, "repeat_reward": 0.0, "return_mode": "terminal_clipped",
+                "fuzz_examples": 10, "validation_workers": 0, "duplicate_threshold": 0.9, "use_corpus": True}
+    return parse_run_config({"design": {"language": "python", "hinter": "model"},
+                             "loop": {**settings, **loop}})

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +21,8 @@ from spade_envs.runtime import (
     ExecutionLimits,
     create_backend,
 )
-from spade_envs.runtime.pool import SessionPool
-from spade_envs.runtime.wasm.build import build_key, engine_key
+from spade_envs.runtime.threads import SessionThreads
+from spade_envs.runtime.wasm.build import _locked, build_key, cpu_features, engine_key
 from tests.conftest import COUNTER_ENV
 
 REGISTRY = bundled_registry()
@@ -136,7 +139,7 @@ def test_process_child_sees_no_host_secrets(process, monkeypatch):
         assert env.step("x").observation == "absent"
 
 
-def test_pool_runs_sessions_concurrently_with_serial_results(wasm):
+def test_session_threads_run_sessions_concurrently_with_serial_results(wasm):
     entry = REGISTRY.get("hanoi_tower")
 
     def job(session, seed):
@@ -144,8 +147,8 @@ def test_pool_runs_sessions_concurrently_with_serial_results(wasm):
         moves = solution_to_actions(session.solution())
         return play_scripted(session, seed, moves)
 
-    with SessionPool(wasm, workers=4) as pool:
-        parallel = pool.map(job, entry.source(), range(8), class_name=entry.class_name)
+    with SessionThreads(wasm, workers=4) as threads:
+        parallel = threads.map(job, entry.source(), range(8), class_name=entry.class_name)
     serial = []
     for seed in range(8):
         with wasm.open_session(entry.source(), class_name=entry.class_name) as session:
@@ -153,14 +156,14 @@ def test_pool_runs_sessions_concurrently_with_serial_results(wasm):
     assert parallel == serial and all(log.episode_return == 1.0 for log in parallel)
 
 
-def test_pool_async_bridge(wasm):
+def test_session_threads_async_bridge(wasm):
     import asyncio
 
     async def main():
-        with SessionPool(wasm, workers=2) as pool, wasm.open_session(COUNTER_ENV) as session:
-            await pool.run_async(session.reset, 1)
-            answer = await pool.run_async(session.solution)
-            return await pool.run_async(session.step, f"\\boxed{{{answer}}}")
+        with SessionThreads(wasm, workers=2) as threads, wasm.open_session(COUNTER_ENV) as session:
+            await threads.run_async(session.reset, 1)
+            answer = await threads.run_async(session.solution)
+            return await threads.run_async(session.step, f"\\boxed{{{answer}}}")
 
     assert asyncio.run(main()).reward == 1.0
 
@@ -168,6 +171,52 @@ def test_pool_async_bridge(wasm):
 def test_cache_keys_track_their_inputs(tmp_path):
     assert build_key() == build_key()
     assert engine_key("epoch=1") != engine_key("epoch=0")
+    # Nodes with different CPU features keep separate compiled files (Cranelift targets the host CPU).
+    assert engine_key("epoch=1", features="avx2 sse4_2") != engine_key("epoch=1", features="avx512f avx2 sse4_2")
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: sse4_2 avx2 fpu\n\nprocessor\t: 1\nflags\t\t: sse4_2 avx2 fpu\n")
+    assert cpu_features(cpuinfo) == "avx2 fpu sse4_2"
+    assert cpu_features(tmp_path / "missing") == ""
+    if Path("/proc/cpuinfo").exists():
+        assert engine_key("epoch=1") == engine_key("epoch=1", features=cpu_features())
+
+
+def _no_flock(handle, operation):
+    """What fcntl.flock does on a file system mounted without flock support."""
+    raise OSError(errno.ENOSYS, "Function not implemented")
+
+
+def test_the_cache_lock_works_where_flock_is_not_supported(tmp_path):
+    inside, overlaps = [], []
+
+    def hold(index: int) -> None:
+        with _locked(tmp_path, flock=_no_flock, poll_s=0.01):
+            if inside:
+                overlaps.append(index)
+            inside.append(index)
+            time.sleep(0.05)
+            inside.remove(index)
+
+    threads = [threading.Thread(target=hold, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert overlaps == [] and not (tmp_path / ".lock.excl").exists()
+    # A lock file left by a dead holder is taken over once it is stale, not waited on for ever.
+    (tmp_path / ".lock.excl").write_text("node 1\n")
+    old = time.time() - 3600
+    os.utime(tmp_path / ".lock.excl", (old, old))
+    started = time.perf_counter()
+    with _locked(tmp_path, flock=_no_flock, stale_s=60, poll_s=0.01):
+        pass
+    assert time.perf_counter() - started < 1.0
+    # Any other flock failure is a real error, not a reason to fall back.
+    def broken(handle, operation):
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    with pytest.raises(OSError, match="Bad file"), _locked(tmp_path, flock=broken):
+        pass
 
 
 def test_session_start_is_fast_from_cache(wasm):

@@ -61,11 +61,11 @@ def test_validate_directory_and_bundled_names(good, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["validate", "does/not/exist.py"], "no such file or bundled environment"),
+        (["validate", "does/not/exist.py"], "no such file, pool or bundled environment"),
         (["validate", "pyproject.toml"], "is not a Python file"),
         (["validate"], "give at least one PATH"),
         (["validate", "--sandbox", "docker", "maze_walk"], "invalid choice"),
-        (["validate", "--seeds", "0", "maze_walk"], "--seeds must be at least 1"),
+        (["validate", "--seeds", "0", "maze_walk"], "argument --seeds: must be from 1 to 1000, got 0"),
         (["frobnicate"], "invalid choice"),
         (["play", "nowhere.py"], "no such file"),
     ],

@@ -85,7 +85,7 @@ def test_tool_use_protocol_round_trip():
     assert "apple" in obs
     assert env.get_tools()[0]["function"]["name"] == "get_price"
     obs, reward, terminated, truncated, info = env.step(format_tool_call("get_price", {"item": "pear"}))
-    assert "<tool_response>\n5\n</tool_response>" in obs and reward == 0.0 and not terminated
+    assert "Tool result:\n5" in obs and reward == 0.0 and not terminated
     obs, reward, *_ = env.step(format_tool_call("get_price", {"item": "kiwi"}))
     assert "unknown item kiwi" in obs and reward == 0.0
     obs, reward, *_ = env.step(format_tool_call("get_price", {"colour": "red"}))

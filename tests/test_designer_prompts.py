@@ -9,7 +9,7 @@ import pytest
 
 from spade_envs.checks.static import run_static_checks
 from spade_envs.contract.allowlist import ALLOWED_MODULES
-from spade_envs.spec.models import CheckFailure
+from spade_envs.spec.models import CheckFailure, EnvSpec, env_id_for
 from spade_train.corpus import Corpus, Document
 from spade_train.designer import (
     DEFAULT_GAME_SKILLS,
@@ -364,3 +364,40 @@ def test_library_environments_survive_a_round_trip(module: str) -> None:
     response = f"<think>plan</think>I wrote this environment:\n\n```python\n{source}```\nIt is seeded."
     code = extract_environment_code(response)
     assert code is not None and code.strip() == source.strip()
+
+
+# A constant of ~4,000 chained `+ 1` terms (about 8k tokens, inside a 16k designer budget) made Python's
+# parser raise RecursionError, and a long run of unary minus MemoryError, out of the parser and the
+# similarity fingerprint, which killed the OpenRLHF job that read the reply.
+DEEP_REPLIES = {
+    "chained additions": "    LIMIT = 1" + " + 1" * 4000 + "\n",
+    "unary minus": "    LIMIT = " + "-" * 20000 + "1\n",
+    "nested brackets": "    LIMIT = " + "[" * 5000 + "]" * 5000 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEP_REPLIES))
+def test_code_nested_too_deep_to_parse_is_read_as_code_that_does_not_parse(name, tmp_path):
+    from spade_train.memory import EnvironmentMemory
+    from spade_train.similarity import fingerprint
+
+    code = "class DeepEnv:\n" + DEEP_REPLIES[name]
+    result = parse_environment_response(f"Here it is:\n```python\n{code}```\n")
+    assert result.code is not None and result.class_name == "DeepEnv" and "does not parse" in result.reason
+    assert fingerprint(result.code)  # falls back to token shingles
+    # The memory (the shared state's near-duplicate check and its records) stores it without raising.
+    from spade_train.environments import EnvironmentRecord
+
+    with EnvironmentMemory(tmp_path / "memory.sqlite3") as memory:
+        assert memory.find_near_duplicates(result.code, 0.9) == []
+        spec = EnvSpec(id=env_id_for(result.code), class_name="DeepEnv", kind="multi_turn_game",
+                       skill="Logical Deduction", max_turns=5)
+        memory.add_environment(EnvironmentRecord(spec, result.code), valid=False)
+        assert memory.get(spec.id).ast_hash is None
+
+
+def test_a_reply_past_the_size_bound_is_refused_before_any_parsing():
+    from spade_train.designer.parser import MAX_REPLY_CHARS
+
+    result = parse_environment_response("```python\nclass BigEnv:\n    pass\n```\n" + "x" * MAX_REPLY_CHARS)
+    assert result.code is None and "more than the" in result.reason

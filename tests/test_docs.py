@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import html
+import importlib.metadata
 import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
 
@@ -44,7 +46,7 @@ def _load_docgen() -> ModuleType:
 
 
 _load_docgen()
-from spade_docgen import cli_reference, directives, samples
+from spade_docgen import cli_reference, directives, layout, samples
 
 PAGES = sorted(p for p in DOCS.rglob("*.md") if GEN not in p.parents)
 
@@ -151,6 +153,9 @@ def test_site_builds_strict_and_its_reference_is_complete(tmp_path: Path) -> Non
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{log[-5000:]}"
     assert "WARNING" not in log, log
     _check_pages_and_no_network(tmp_path)
+    _check_layout(tmp_path)
+    _check_code_fits(tmp_path)
+    _check_no_raw_tags(tmp_path)
     _check_cli_reference(tmp_path)
     _check_catalogue(tmp_path)
     _check_configuration(tmp_path)
@@ -159,14 +164,13 @@ def test_site_builds_strict_and_its_reference_is_complete(tmp_path: Path) -> Non
 
 def _text(site: Path, page: str) -> str:
     """A built page's visible text (tags dropped, entities decoded)."""
-    raw = (site / page / "index.html").read_text(encoding="utf-8")
+    raw = (site / f"{page}.html").read_text(encoding="utf-8")
     return html.unescape(re.sub(r"<[^>]+>", "", raw))
 
 
 def _check_pages_and_no_network(site: Path) -> None:
     for page in PAGES:
-        relative = page.relative_to(DOCS).with_suffix("")
-        built = site / ("index.html" if relative.name == "index" else relative / "index.html")
+        built = site / page.relative_to(DOCS).with_suffix(".html")
         assert built.is_file(), f"{_page_id(page)} was not built"
     for built in site.rglob("*.html"):
         text = built.read_text(encoding="utf-8")
@@ -175,6 +179,89 @@ def _check_pages_and_no_network(site: Path) -> None:
         assert "fonts.googleapis" not in text and "fonts.gstatic" not in text
     for schema in (ROOT / "schemas").glob("*.schema.json"):
         assert json.loads((site / "schemas" / schema.name).read_text()) == json.loads(schema.read_text())
+
+
+def _built_pages(site: Path) -> list[Path]:
+    return [site / page.relative_to(DOCS).with_suffix(".html") for page in PAGES]
+
+
+def _check_layout(site: Path) -> None:
+    """Every page wraps its code (extra.css), can search from file:// (the worker stand-in and the index
+    as a script), links pages as files rather than folders, and says which version it documents."""
+    assert (site / "search" / "search_index.js").read_text(encoding="utf-8").startswith("var __index = ")
+    version = importlib.metadata.version("spade-toolkit")
+    for built in _built_pages(site):
+        text = built.read_text(encoding="utf-8")
+        where = built.relative_to(site)
+        assert re.search(r'<link rel="stylesheet" href="(\.\./)*stylesheets/extra\.css">', text), where
+        assert re.search(r'<script src="(\.\./)*javascripts/file-worker\.js"></script>', text), where
+        assert f"spade-toolkit {version}" in text, f"{where}: no version in the footer"
+        folders = [href for href in re.findall(r'<a [^>]*href="([^"#]*)"', text)
+                   if href and not href.startswith(("http:", "https:", "mailto:")) and href.endswith("/")]
+        assert not folders, f"{where} links folders, which open as listings from file://: {folders}"
+
+
+_BLOCK = re.compile(r'<div class="language-([\w+-]+) highlight">(.*?)</pre>', re.DOTALL)
+_BLOCK_LINE = re.compile(r'<span id="__span-[0-9-]+"[^>]*>([^\n]*)\n')
+
+
+def code_lines_too_wide(page_html: str, columns: int = layout.CODE_COLUMNS) -> list[str]:
+    """The lines of code blocks wider than ``columns``, except what is allowed to wrap: the output in a
+    console block (what a tool printed) and quoted files shown with their line numbers."""
+    wide = []
+    for language, body in _BLOCK.findall(page_html):
+        if 'class="linenos"' in body:
+            continue
+        continued = False
+        for raw in _BLOCK_LINE.findall(body):
+            line = html.unescape(re.sub(r"<[^>]+>", "", raw))
+            typed = language != "console" or line.startswith("$ ") or continued
+            continued = typed and language == "console" and line.endswith("\\")
+            if typed and len(line) > columns:
+                wide.append(f"[{language}] {line}")
+    return wide
+
+
+def _check_code_fits(site: Path) -> None:
+    """Code a reader types or reads as code fits a 1,280 px window without wrapping; long output wraps
+    (the stylesheet's rule, checked above), so nothing is ever hidden past the right edge."""
+    css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert re.search(r"pre > code \{[^}]*white-space: pre-wrap", css)
+    wide = [f"{built.relative_to(site)}: {line}" for built in _built_pages(site)
+            for line in code_lines_too_wide(built.read_text(encoding="utf-8"))]
+    assert not wide, (f"{len(wide)} code line(s) wider than {layout.CODE_COLUMNS} columns; put comments "
+                      "above commands, split long commands with \\, or shorten the line:\n" + "\n".join(wide[:20]))
+
+
+class _Tags(HTMLParser):
+    """Collects the names of the start tags of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.names.add(tag)
+
+
+HTML_TAGS = frozenset([
+    "a", "abbr", "article", "aside", "b", "blockquote", "body", "br", "button", "caption", "circle",
+    "code", "col", "colgroup", "dd", "details", "div", "dl", "dt", "em", "figcaption", "figure",
+    "footer", "form", "g", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "i",
+    "iframe", "img", "input", "kbd", "label", "li", "link", "main", "meta", "nav", "ol", "p", "path",
+    "pre", "script", "section", "small", "span", "strong", "sub", "summary", "sup", "svg", "table",
+    "tbody", "td", "th", "thead", "title", "tr", "u", "ul",
+])
+"""The elements Markdown, the generators and the theme write; any other tag on a page is text that was
+not escaped (a help string's ``<model>``, say), which the browser swallows."""
+
+
+def _check_no_raw_tags(site: Path) -> None:
+    for built in _built_pages(site):
+        parser = _Tags()
+        parser.feed(built.read_text(encoding="utf-8"))
+        unknown = sorted(parser.names - HTML_TAGS)
+        assert not unknown, f"{built.relative_to(site)} has text read as HTML tags: {unknown}"
 
 
 def _check_cli_reference(site: Path) -> None:
@@ -192,7 +279,7 @@ def _check_cli_reference(site: Path) -> None:
 def _check_catalogue(site: Path) -> None:
     from spade_envs.checks.catalogue import CHECKS
 
-    raw = (site / "reference" / "checks" / "index.html").read_text(encoding="utf-8")
+    raw = (site / "reference" / "checks.html").read_text(encoding="utf-8")
     text = _text(site, "reference/checks")
     for check in CHECKS:
         assert f'id="{check.name}"' in raw, f"no catalogue entry for {check.name}"
@@ -227,3 +314,56 @@ def test_unknown_directive_stops_the_build() -> None:
     with pytest.raises(directives.DirectiveError, match="takes one program name"):
         directives.expand("<!-- gen: cli -->\n", ROOT)
     assert isinstance(cli_reference.build_parser("spade-envs"), argparse.ArgumentParser)
+
+
+# ---------------------------------------------------------------------- generated text and layout
+def test_cli_reference_states_each_default_once_and_escapes_help() -> None:
+    parser = argparse.ArgumentParser(prog="tool")
+    parser.add_argument("--out", help="run directory (default: runs/eval-<model>-<suite>)")
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the episodes (0)")
+    parser.add_argument("--port", type=int, default=8000, help="loopback port")
+    parser.add_argument("--mode", choices=["fast", "exact"], default="fast", help="how (%(default)s)")
+    out, jobs, seed, port, mode = parser._actions[1:]
+    assert cli_reference.description(parser, out) == "run directory (default: runs/eval-&lt;model&gt;-&lt;suite&gt;)"
+    assert cli_reference.description(parser, jobs) == "worker processes (default: one per core)"
+    assert cli_reference.description(parser, seed) == "seed of the episodes (0)"
+    assert cli_reference.description(parser, port) == "loopback port (default `8000`)"
+    assert cli_reference.description(parser, mode) == "how (fast)"
+    assert cli_reference._spelling(parser, mode) == "`--mode` {`fast`, `exact`}"
+
+
+def test_usage_is_refilled_to_the_code_width() -> None:
+    parser = argparse.ArgumentParser(prog="spade-train generate-pool")
+    parser.add_argument("--reward", choices=["regret_based", "blend", "learning_potential", "solve_rate"])
+    for index in range(12):
+        parser.add_argument(f"--option-{index}", metavar="VALUE")
+    lines = cli_reference.usage(parser, width=70).split("\n")
+    assert lines[0].startswith("usage: spade-train generate-pool [-h]")
+    assert all(len(line) <= 70 for line in lines), lines
+    assert "    [--reward {regret_based,blend,learning_potential,solve_rate}]" in lines
+    assert all(line.startswith("    [") for line in lines[1:])
+
+
+def test_wrapped_code_lines_hang_under_their_own_indent() -> None:
+    page = ('<code><span id="__span-0-1">x = 1\n</span><span id="__span-0-2">        return "a long"\n</span>'
+            '<span id="__span-0-3"><span class="linenos" data-linenos="3 "></span>+   y\n</span></code>')
+    assert layout.hanging_indents(page).count("--hang:") == 3
+    assert '<span id="__span-0-1" style="--hang:4ch">' in layout.hanging_indents(page)
+    assert '<span id="__span-0-2" style="--hang:12ch">' in layout.hanging_indents(page)
+    # a numbered line: its number ("3 ") and one column more come first
+    assert '<span id="__span-0-3" style="--hang:11ch">' in layout.hanging_indents(page)
+
+
+def test_the_width_check_spares_output_and_numbered_files_only() -> None:
+    long = "x" * (layout.CODE_COLUMNS + 1)
+
+    def block(language: str, *lines: str, numbered: bool = False) -> str:
+        number = '<span class="linenos" data-linenos="1 "></span>' if numbered else ""
+        spans = "".join(f'<span id="__span-0-{i}">{number}{line}\n</span>' for i, line in enumerate(lines))
+        return f'<div class="language-{language} highlight"><pre><code>{spans}</code></pre></div>'
+
+    assert code_lines_too_wide(block("bash", long)) == [f"[bash] {long}"]
+    assert code_lines_too_wide(block("console", "$ ls", long)) == []
+    assert code_lines_too_wide(block("console", "$ run \\", long)) == [f"[console] {long}"]
+    assert code_lines_too_wide(block("python", long, numbered=True)) == []

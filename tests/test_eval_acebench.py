@@ -1,10 +1,11 @@
-"""ACEBench on the real data: gold answers score 100%, corrupted ones 0, and the scenario classes replay
-every agent entry's milestones into its expected final state. Also: the whole tool-use suite (BFCL and
-ACEBench) runs through ``spade-eval run`` against a local OpenAI-compatible server started here.
+"""ACEBench on the real data: gold answers score 100%, corrupted ones 0, and the scenario classes, run
+as ACEBench's executor runs them, score every agent entry's replays (its milestones, a dropped last step,
+an altered argument, extra state changes) as ACEBench's own classes and checker do. Also: the whole
+tool-use suite (BFCL and ACEBench) runs through ``spade-eval run`` against a local OpenAI-compatible
+server started here.
 
-Seven agent entries' milestone lists contradict their own expected states (listed in
-``MILESTONE_DEFECTS``, with the smallest repair); the replay test checks that exactly those fail as given
-and that the repair reproduces the expected state.
+The replays and the data defects they meet are in ``tests/acebench_replays.py``;
+``benchmarks/acebench_agreement.py`` runs the same replays on ACEBench's own code, side by side.
 """
 
 from __future__ import annotations
@@ -22,16 +23,25 @@ import pytest
 from spade_eval.benchmark import BenchmarkDataError, EvalOptions
 from spade_eval.suites.acebench import BENCHMARKS, acebench_overall
 from spade_eval.suites.acebench.agent import (
+    UNDECODABLE_STEP,
     end_to_end,
     milestone_calls,
     process_accuracy,
 )
 from spade_eval.suites.acebench.categories import AGENT, NORMAL, SPECIAL
 from spade_eval.suites.acebench.data import load_category
-from spade_eval.suites.acebench.scenarios import World
+from spade_eval.suites.acebench.scenarios import MULTI_TURN_ERROR, World
 from spade_eval.suites.tool_calls import ToolCall, format_python_calls
 from spade_train.policies.base import Generation, GenerationRequest
 from spade_train.policies.scripted import ScriptedPolicy
+from tests.acebench_replays import (
+    FAILING_ALTERNATIVES,
+    MILESTONE_DEFECTS,
+    MISSPELT_ANSWER_CLASSES,
+    UNCHECKED_LAST_STEP,
+    replay_ours,
+    replays,
+)
 from tests.corruption import corrupt_value
 from tests.tiny_model import tiny_model_dir  # noqa: F401 - session fixture used below
 
@@ -60,56 +70,6 @@ ITEMS = {
     "agent_multi_step": 20,
 }
 """Items per benchmark (the multi-turn normal categories: dialogues of 100 and 123 turns)."""
-
-LOGIN_HELEN = "[login_food_platform(username='Helen', password='password321')]"
-MILESTONE_DEFECTS: dict[str, tuple[str, Any]] = {
-    "agent_multi_turn_6": (
-        "the device starts logged out and the milestones never call login_device()",
-        lambda steps: ["[login_device()]", *steps],
-    ),
-    "agent_multi_step_12": (
-        "the order is placed without login_food_platform(), yet Helen ends logged in",
-        lambda steps: _insert_before(steps, "add_food_delivery_order", LOGIN_HELEN),
-    ),
-    "agent_multi_step_13": (
-        "as agent_multi_step_12",
-        lambda steps: _insert_before(steps, "add_food_delivery_order", LOGIN_HELEN),
-    ),
-    "agent_multi_step_14": (
-        (
-            "the task says delete the most recent message (4) and the expected inbox lacks 4, "
-            "but the milestones delete the earliest (3)"
-        ),
-        lambda steps: _latest_not_earliest(steps),
-    ),
-    "agent_multi_step_15": ("as agent_multi_step_14", lambda steps: _latest_not_earliest(steps)),
-    "agent_multi_step_16": (
-        "as agent_multi_step_14, and the device starts logged out with no login_device()",
-        lambda steps: ["[login_device()]", *_latest_not_earliest(steps)],
-    ),
-    "agent_multi_step_17": ("as agent_multi_step_14", lambda steps: _latest_not_earliest(steps)),
-}
-MISSPELT_ANSWER_CLASSES = {
-    "agent_multi_turn_7": ["Reminderpi"],
-    "agent_multi_turn_9": ["BaseAPI"],
-    "agent_multi_step_0": ["ReminderAPI"],
-    "agent_multi_step_1": ["ReminderAPI"],
-}
-
-
-def _insert_before(steps: list[str], tool: str, step: str) -> list[str]:
-    index = next(position for position, text in enumerate(steps) if tool in text)
-    return [*steps[:index], step, *steps[index:]]
-
-
-def _latest_not_earliest(steps: list[str]) -> list[str]:
-    return [
-        text.replace("get_earliest_message_id", "get_latest_message_id").replace(
-            "message_id=3", "message_id=4"
-        )
-        for text in steps
-    ]
-
 
 def _benchmark(category: str, **options: Any):
     return BENCHMARKS[f"acebench_{category}"](EvalOptions(data_dir=DATA, **options))
@@ -201,82 +161,176 @@ def test_replies_with_prose_fences_or_tool_call_tags_are_read():
 
 
 # ---------------------------------------------------------------------- agent: the scenario classes
-def _replay(entry: dict[str, Any], answer: dict[str, Any], steps: list[str]) -> tuple[bool, list[str]]:
-    """Execute milestone steps on a fresh world; (expected state reached, answer classes not compared)."""
-    world = World(entry["involved_classes"], entry["initial_config"])
-    for step in steps:
-        for call in milestone_calls(step):
-            world.call(call)
-    correct, _, skipped = end_to_end(world.state(), answer["ground_truth"])
-    return correct, skipped
-
-
-def test_every_agent_entry_replays_its_milestones_into_the_expected_state():
-    reproduced, defects, unchecked = [], {}, {}
+def test_replays_of_every_agent_entry_score_as_acebench_scores_them():
+    """All 50 entries, every replay; ACEBench's own code gives the same verdicts on each (see
+    benchmarks/acebench_agreement.py). Every replay that does not score as its kind should (gold 1,
+    perturbed 0) is pinned to a defect in the data or a documented property of ACEBench's checker."""
+    verdicts: dict[str, dict[str, bool]] = {}
+    unchecked: dict[str, list[str]] = {}
     for category in AGENT:
         for entry, answer in load_category(DATA, category):
-            milestones = answer["mile_stone"]
-            alternatives = milestones if isinstance(milestones[0], list) else [milestones]
-            outcomes = [_replay(entry, answer, steps) for steps in alternatives]
-            if any(correct for correct, _ in outcomes):
-                reproduced.append(entry["id"])
-            else:
-                _reason, repair = MILESTONE_DEFECTS[entry["id"]]
-                defects[entry["id"]] = _replay(entry, answer, repair(alternatives[0]))[0]
-            if outcomes[0][1]:
-                unchecked[entry["id"]] = outcomes[0][1]
-    assert len(reproduced) == 43 and len(reproduced) + len(defects) == 50
-    assert defects == {name: True for name in MILESTONE_DEFECTS}, "a repaired milestone list must reproduce"
+            for replay in replays(entry, answer):
+                verdicts.setdefault(replay.variant, {})[entry["id"]] = replay_ours(entry, answer, replay.steps).correct
+            _, _, skipped = end_to_end(replay_ours(entry, answer, []).state, answer["ground_truth"])
+            if skipped:
+                unchecked[entry["id"]] = skipped
+
+    def failing(variant: str) -> set[str]:
+        return {name for name, correct in verdicts[variant].items() if not correct}
+
+    assert len(verdicts["gold_0"]) == 50
+    assert failing("gold_0") == set(MILESTONE_DEFECTS)  # no alternative of theirs reaches the state
+    assert failing("gold_1") == set(FAILING_ALTERNATIVES)  # another alternative of theirs does
+    assert set(verdicts["repaired"]) == set(MILESTONE_DEFECTS) and not failing("repaired")
+    for variant in ("dropped_last", "altered_argument"):
+        assert len(verdicts[variant]) == 50
+        assert set(verdicts[variant]) - failing(variant) == set(UNCHECKED_LAST_STEP), variant
+    assert len(verdicts["extra_change"]) == 50 and failing("extra_change") == set(verdicts["extra_change"])
+    # A new reminder is a new key of a dict attribute: ACEBench's checker compares the answer's keys only.
+    assert len(verdicts["extra_unchecked"]) == 14 and not failing("extra_unchecked")
     assert unchecked == MISSPELT_ANSWER_CLASSES
 
 
-def test_scenario_rules_the_expected_states_depend_on():
-    world = World(["BaseApi", "MessageApi"], {"BaseApi": {"wifi": False, "logged_in": True}})
+ACEBENCH_TOOLS = {
+    "BaseApi": {"login_device", "turn_on_wifi"},
+    "MessageApi": {
+        "delete_message",
+        "get_all_message_times_with_ids",
+        "get_earliest_message_id",
+        "get_latest_message_id",
+        "login_device",
+        "search_messages",
+        "send_message",
+        "turn_on_wifi",
+        "view_messages_between_users",
+    },
+    "ReminderApi": {
+        "add_reminder",
+        "delete_reminder",
+        "login_device",
+        "turn_on_wifi",
+        "view_all_reminders",
+        "view_reminder_by_title",
+    },
+    "FoodPlatform": {
+        "add_food_delivery_order",
+        "check_balance",
+        "get_products",
+        "login_device",
+        "login_food_platform",
+        "search_orders",
+        "turn_on_wifi",
+        "view_logged_in_users",
+        "view_orders",
+    },
+    "Travel": {
+        "authenticate_user",
+        "calculate_baggage_fee",
+        "calculate_price_difference",
+        "cancel_reservation",
+        "find_transfer_flights",
+        "get_baggage_allowance",
+        "get_flight_details",
+        "get_reservation_details",
+        "get_user_details",
+        "modify_flight",
+        "process_refund",
+        "reserve_flight",
+        "update_balance",
+    },
+}
+"""The public methods of ACEBench's classes: every one is a tool there, documented or not."""
+
+
+@pytest.mark.parametrize("name", sorted(ACEBENCH_TOOLS))
+def test_every_public_method_of_acebench_classes_is_a_tool(name):
+    assert World([name], {}).tool_names == ACEBENCH_TOOLS[name]
+
+
+def test_the_phone_rules_acebench_classes_follow():
+    config = {"BaseApi": {"wifi": False, "logged_in": True}}
+    world = World(["BaseApi", "MessageApi", "FoodPlatform"], config)
     send = ToolCall("send_message", {"sender_name": "Eve", "receiver_name": "Frank", "message": "hi"})
-    assert world.call(send)["status"] is False  # Wi-Fi off
-    world.call(ToolCall("turn_on_wifi"))
+    assert world.call(send) == {"status": False, "message": "Wi-Fi is turned off, cannot send messages at this time"}
+    # Each class is a device of its own; turn_on_wifi runs on all three, the last one's result is returned.
+    assert world.call(ToolCall("turn_on_wifi")) == {"status": True, "message": "Wi-Fi has been turned on"}
+    assert [instance.wifi for instance in world.instances.values()] == [True, True, True]
     assert "full" in world.call(send)["message"]  # six messages already
     assert world.call(ToolCall("get_earliest_message_id"))["message_id"] == 3
-    world.call(ToolCall("delete_message", {"message_id": 3}))
-    assert world.call(send)["status"] is True
-    assert world.state()["MessageApi"]["inbox"]["7"] == {
-        "sender_id": "USR100",
-        "receiver_id": "USR101",
-        "message": "hi",
+    assert world.call(ToolCall("delete_message", {"message_id": "3"})) == {
+        "status": False,
+        "message": "Message ID does not exist",  # IDs are looked up exactly
     }
-    assert world.call(ToolCall("no_such_tool"))["status"] is False
-    assert world.call(ToolCall("delete_message", {"wrong": 1}))["status"] is False
+    assert world.call(ToolCall("delete_message", positional=(3,))).startswith("Error during execution: ")
+    world.call(ToolCall("delete_message", {"message_id": 3}))
+    assert world.call(send) == {"status": True, "message": "Message successfully sent to Frank."}
+    assert world.state()["MessageApi"]["inbox"]["7"] == {"sender_id": "USR100", "receiver_id": "USR101", "message": "hi"}
+    # A message sent during the episode has no date: ranking by date then raises, as in ACEBench.
+    assert world.call(ToolCall("get_latest_message_id")) == "Error during execution: 'time'"
+    # Products are named exactly; ordering needs a platform login but no Wi-Fi.
+    login = ToolCall("login_food_platform", {"username": "Eve", "password": "password123"})
+    assert world.call(login)["status"] is True
+    order = {"username": "Eve", "merchant_name": "Domino's", "items": [{"product": "Super Supreme", "quantity": 1}]}
+    assert world.call(ToolCall("add_food_delivery_order", order))["message"] == (
+        "Product Super Supreme does not exist in Domino's's menu"
+    )
+    assert world.call(ToolCall("check_balance", {"user_name": "Eve"})) == 500.0
+    assert World(["FoodPlatform"], {"BaseApi": {"logged_in_users": ["Jack"]}}).state()["FoodPlatform"][
+        "logged_in_users"
+    ] == ["Jack"]
 
+
+def test_batches_run_as_acebench_executes_them():
+    steps = [ToolCall("turn_on_wifi"), ToolCall("search_reminders", {"keyword": "x"}), ToolCall("no_such_tool")]
+    world = World(["BaseApi", "ReminderApi"], {})
+    # search_reminders is documented in every entry but no class has it: the previous result comes back.
+    results = world.execute(steps, multi_turn=False).results
+    assert results == [{"status": True, "message": "Wi-Fi has been turned on"}] * 3
+    assert world.execute([ToolCall("no_such_tool")], multi_turn=False).results[0].startswith(
+        "Error during execution: cannot access local variable"
+    )
+    # Multi-turn: an exception ends the batch with ACEBench's unformatted error text, and such a batch
+    # saves no state.
+    fresh = World(["ReminderApi"], {})
+    add = ToolCall("add_reminder", {"title": "A", "description": "B", "time": "t"})
+    execution = fresh.execute([add, ToolCall("add_reminder"), add], multi_turn=True)
+    assert execution.aborted and execution.results == [MULTI_TURN_ERROR] and not fresh.recorded
+    assert len(fresh.state()["ReminderApi"]["reminder_list"]) == 4  # the first call ran, the third did not
+    fresh.execute([ToolCall("view_all_reminders")], multi_turn=True)
+    assert fresh.recorded
+
+
+def test_the_travel_rules_acebench_classes_follow():
     travel = World(["Travel"], {})
-    booked = travel.call(
-        ToolCall(
-            "reserve_flight",
-            {
-                "user_id": "user3",
-                "password": "password789",
-                "flight_no": "MU3561",
-                "cabin": "economy",
-                "payment_method": "bank",
-                "baggage_count": 4,
-            },
-        )
+    book = {
+        "user_id": "user3",
+        "password": "password789",
+        "flight_no": "MU3561",
+        "cabin": "Economy Class",
+        "payment_method": "bank",
+        "baggage_count": 4,
+    }
+    assert travel.call(ToolCall("reserve_flight", book)) == (
+        "Booking successful. Reservation ID: res_5. Total cost: 1550 yuan (including baggage fees)."
     )
-    assert booked["status"] is True  # 1500 fare + one bag beyond gold's three free ones
     assert travel.state()["Travel"]["users"]["user3"]["bank_balance"] == 5000 - 1500 - 50
-    refused = travel.call(
-        ToolCall(
-            "reserve_flight",
-            {
-                "user_id": "user3",
-                "password": "password789",
-                "flight_no": "MU1566",
-                "cabin": "Business Class",
-                "payment_method": "bank",
-                "baggage_count": 1,
-            },
-        )
+    for wrong in ({"cabin": "economy"}, {"password": "bad"}, {"flight_no": "XX1"}):
+        assert travel.call(ToolCall("reserve_flight", {**book, **wrong})).startswith("Error during execution: ")
+    assert travel.call(ToolCall("reserve_flight", {**book, "flight_no": "MU1566", "cabin": "Business Class"})) == (
+        "Your bank balance is insufficient. Please consider using another payment method."
     )
-    assert refused == {"status": False, "message": "Insufficient balance."}
+    # Economy -> business on res_1: 1800 more; the cabin changes even when the balance cannot pay it.
+    upgrade = {"user_id": "user1", "reservation_id": "res_1", "new_cabin": "Business Class", "add_baggage": 2}
+    assert travel.call(ToolCall("modify_flight", upgrade)) == (
+        "Cabin change successful. Price difference paid: 1800. Baggage has been added. Additional fee to be paid: 50."
+    )
+    # Cancelling refunds the fare to cash and keeps the reservation: twice, twice the refund.
+    cancel = {"user_id": "user1", "reservation_id": "res_1", "reason": "Change of plans"}
+    for _ in range(2):
+        assert travel.call(ToolCall("cancel_reservation", cancel)).endswith("3000 yuan has been refunded.")
+    user1 = travel.state()["Travel"]["users"]["user1"]
+    assert (user1["cash_balance"], user1["bank_balance"]) == (2000 + 6000, 50000 - 1800 - 50)
+    assert len(travel.state()["Travel"]["reservations"]) == 5
 
 
 # ---------------------------------------------------------------------- agent: the dialogue loop
@@ -303,7 +357,7 @@ def test_agent_loop_scores_gold_full_marks_and_truncated_runs_zero(category):
         for item in items:
             steps = item.payload.milestones[0]
             if item.id in MILESTONE_DEFECTS:
-                steps = MILESTONE_DEFECTS[item.id][1](steps)
+                steps = MILESTONE_DEFECTS[item.id][1](list(steps))
             if truncate:
                 steps = steps[:-1]
             records.append(
@@ -315,28 +369,49 @@ def test_agent_loop_scores_gold_full_marks_and_truncated_runs_zero(category):
     assert [record.id for record in gold if record.score != 1.0] == []
     assert benchmark.summary_metrics(gold) == {"process_accuracy": 1.0}
     truncated = asyncio.run(run(truncate=True))
-    # These entries' last step adds a reminder, and their answers misspell ReminderApi ("Reminderpi",
-    # "ReminderAPI"), so dropping that step goes unnoticed, in ACEBench's checker as here.
-    unnoticed = [
-        name
-        for name in ("agent_multi_turn_7", "agent_multi_step_0", "agent_multi_step_1")
-        if name.startswith(category)
-    ]
+    unnoticed = [name for name in UNCHECKED_LAST_STEP if name.startswith(category)]
     assert [record.id for record in truncated if record.score != 0.0] == unnoticed
     assert benchmark.summary_metrics(truncated)["process_accuracy"] < 1.0
 
 
+def test_multi_step_sends_every_reply_to_execution_until_finish_conversation():
+    """As ACEBench's multi-step loop: words are answered with its 'do not ask me' line and count as a
+    step sent; "finish conversation" ends the episode from the agent's second reply on; a batch with a
+    dict-valued argument is not executed (ACEBench's decoder cannot write it back)."""
+    benchmark = _benchmark("agent_multi_step")
+    item = next(item for item in benchmark.load(DATA, None) if item.id == "agent_multi_step_3")
+    replies = [
+        "finish conversation",  # too early to end: ACEBench sends it to execution
+        "Let me log in first.",
+        "[check_balance(user_name={'name': 'Jack'})]",
+        *[format_python_calls(milestone_calls(step)) for step in item.payload.milestones[0]],
+        "finish conversation",
+    ]
+    seen: list[list[dict[str, str]]] = []
+
+    async def generate(request: GenerationRequest) -> Generation:
+        seen.append(request.messages)
+        return Generation(text=replies[len(seen) - 1])
+
+    record = asyncio.run(benchmark.run_item(item, generate, benchmark.sampling, 1))
+    assert record.score == 1.0 and len(seen) == len(replies)
+    assert seen[1][-1]["content"] == f"Execution results:\n{UNDECODABLE_STEP}"
+    assert seen[3][-1]["content"] == f"Execution results:\n{UNDECODABLE_STEP}"
+    assert record.samples[0].details["steps"] == 2  # the two milestone batches were executed
+
+
 def test_process_accuracy_counts_milestones_in_order_until_the_first_miss():
-    a, b, c = (
-        milestone_calls(step)
-        for step in ("[login_device()]", "[turn_on_wifi()]", "[get_latest_message_id()]")
-    )
+    """As ACEBench's agent_eval_process: the agent's execution messages against the milestones as
+    stripped text, in order, up to the first miss; best over alternatives, rounded to 3 places."""
+    a, b, c = "[login_device()]", " [turn_on_wifi()]\n", "[get_latest_message_id()]"
     milestones = [["[login_device()]", "[turn_on_wifi()]", "[get_latest_message_id()]"]]
     assert process_accuracy([a, b, c], milestones) == 1.0
-    assert process_accuracy([a, c], milestones) == pytest.approx(1 / 3)  # b missing: c is not counted
-    assert process_accuracy([b, a, c], milestones) == pytest.approx(1 / 3)
+    assert process_accuracy([a, c], milestones) == 0.333  # b missing: c is not counted
+    assert process_accuracy([b, a, c], milestones) == 0.333
     assert process_accuracy([], milestones) == 0.0
     assert process_accuracy([c], [milestones[0], ["[get_latest_message_id()]"]]) == 1.0
+    assert process_accuracy(["[login_device( )]"], milestones) == 0.0  # written differently: no match
+    assert process_accuracy([a, "Sure.", b], milestones) == 0.667
 
 
 def test_user_simulator_is_a_separate_policy_when_given():
@@ -463,3 +538,20 @@ def test_whole_tool_use_suite_completes_against_a_served_endpoint(served_plain_r
         "bfcl_irrelevance",
         "bfcl_live_irrelevance",
     }
+
+
+def test_end_to_end_follows_acebench_agent_checker():
+    """ACEBench's agent_checker: as many saved classes as answer entries; every saved attribute in the
+    answer and equal to it, except that dict attributes are compared on the answer's keys only (an extra
+    message goes unnoticed); nothing saved when no call was executed."""
+    answer = [{"BaseApi": {"wifi": True, "logged_in": True}}, {"MessageApi": {"inbox": {"1": {"m": "a"}}}}]
+    state = {"BaseApi": {"wifi": True, "logged_in": True}, "MessageApi": {"inbox": {"1": {"m": "a"}}}}
+    assert end_to_end(state, answer)[0] is True
+    extra = {**state, "MessageApi": {"inbox": {"1": {"m": "a"}, "2": {"m": "extra"}}}}
+    assert end_to_end(extra, answer)[0] is True  # the extra message is not looked at, as in ACEBench
+    changed = {**state, "MessageApi": {"inbox": {"1": {"m": "b"}}}}
+    assert end_to_end(changed, answer) == (False, ["MessageApi"], [])
+    assert end_to_end(state, answer, executed=False)[0] is False  # nothing saved
+    assert end_to_end(state, answer[:1])[0] is False  # the number of classes differs
+    misspelt = [{"BaseAPI": {"wifi": False}}, answer[1]]
+    assert end_to_end(state, misspelt) == (True, [], ["BaseAPI"])  # matches no class: not compared

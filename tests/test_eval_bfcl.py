@@ -421,3 +421,148 @@ def test_the_call_format_is_chosen_by_the_run_options(tmp_path, capsys):
                  "--limit", "1", "--tool-call-format", "prompt", "--out", str(out)])
     assert code == 0, capsys.readouterr().err
     assert EvalResults.read(out / "results.json").settings.tool_call_format == "prompt"
+
+
+# ---------------------------------------------------------------------- item by item, against bfcl-eval's own evaluation
+_STAND_INS = {
+    "tree_sitter": {"Language": lambda *args, **kwargs: None, "Parser": type("Parser", (), {"set_language": lambda *a: None})},
+    "tree_sitter_java": {"language": lambda: None},
+    "tree_sitter_javascript": {"language": lambda: None},
+    "tenacity": {
+        "retry": lambda *args, **kwargs: (lambda function: function),
+        **{name: lambda *args, **kwargs: None for name in (
+            "retry_if_exception_message", "retry_if_exception_type", "wait_random_exponential", "stop_after_attempt"
+        )},
+    },
+    "overrides": {"final": lambda function: function, "override": lambda function: function},
+}
+"""Modules bfcl-eval's evaluation runner imports that the --no-deps install lacks: tree-sitter (it parses
+Java and JavaScript replies), tenacity and overrides (decorators of its API handlers). Decoding Python
+replies uses none of them; a stand-in is put in place only where the real module is missing."""
+
+
+@pytest.fixture(scope="module")
+def bfcl_own():
+    """bfcl-eval's own per-entry evaluation (``eval_runner``) and the decoders of its prompting handlers."""
+    import importlib
+    import sys
+    import types
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, attributes in _STAND_INS.items():
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                module = types.ModuleType(name)
+                module.__dict__.update(attributes)
+                patch.setitem(sys.modules, name, module)
+        library.load_bfcl()
+        runner = importlib.import_module("bfcl_eval.eval_checker.eval_runner")
+        decoders = importlib.import_module("bfcl_eval.model_handler.utils")
+    handler = types.SimpleNamespace(
+        decode_ast=decoders.default_decode_ast_prompting, decode_execute=decoders.default_decode_execute_prompting
+    )
+    return types.SimpleNamespace(runner=runner, handler=handler, enums=library.load_bfcl().enums)
+
+
+def _single_turn_replies(category: str, entry: Any) -> list[str]:
+    """A gold reply, a corrupted one, and forms a decoder may read differently."""
+    if category in RELEVANCE:
+        name = entry.toolset.docs[0]["name"] if entry.toolset.docs else "lookup"
+        return ["I cannot help with that: no function fits.", f"[{name}()]", "[]", "```\n[" + name + "()]\n```"]
+    calls = gold_calls(entry.ground_truth, entry.eval_functions, "python")
+    gold = format_python_calls(calls)
+    first = calls[0]
+    if first.arguments:
+        key = next(iter(first.arguments))
+        wrong = [ToolCall(first.name, {**first.arguments, key: corrupt_value(first.arguments[key])}), *calls[1:]]
+        positional = [ToolCall(first.name, {k: v for k, v in first.arguments.items() if k != key},
+                               (first.arguments[key],)), *calls[1:]]
+    else:
+        wrong, positional = [ToolCall(first.name + "_unknown", {}), *calls[1:]], calls
+    return [
+        gold,
+        format_python_calls(wrong),
+        format_python_calls(positional),
+        f"```\n{gold}\n```",
+        gold[1:-1],
+        f"{gold} Let me know if you need anything else.",
+        "I would call the function.",
+        "[]",
+    ]
+
+
+def test_single_turn_verdicts_equal_bfcl_eval_own_evaluation(bfcl_own):
+    """Every 25th entry of every Python single-turn category, eight replies each (gold, corrupted,
+    positional, fenced, unbracketed, with prose, prose alone, an empty list), scored in prompting mode by
+    this suite and by bfcl-eval's ``_evaluate_single_ast_entry`` / ``_evaluate_single_relevance_entry``
+    with its prompting decoder: the verdicts agree one by one. (Java and JavaScript replies are decoded
+    by tree-sitter in bfcl, which the --no-deps install lacks: those categories are not compared.)"""
+    enums, compared, differ = bfcl_own.enums, 0, []
+    for category in [category for category in SINGLE_TURN if language_of(category) == "python"]:
+        benchmark = SingleTurnBenchmark(category, "prompt")
+        for item in benchmark.load(None, None)[::25]:
+            entry = item.payload
+            if category not in RELEVANCE and _uses_keyword_parameter(entry.ground_truth):
+                continue
+            prompt_entry = {"id": item.id, "function": entry.eval_functions}
+            for text in _single_turn_replies(category, entry):
+                ours = benchmark.score_reply(entry, text).score == 1.0
+                if category in RELEVANCE:
+                    theirs = bfcl_own.runner._evaluate_single_relevance_entry(
+                        bfcl_own.handler, item.id, text, prompt_entry, library.CHECKER_MODEL_NAME, category
+                    )["valid"]
+                else:
+                    theirs = bfcl_own.runner._evaluate_single_ast_entry(
+                        bfcl_own.handler, item.id, text, entry.ground_truth, prompt_entry,
+                        library.CHECKER_MODEL_NAME, category, enums.Language.PYTHON, enums.ReturnFormat.PYTHON,
+                    )["valid"]
+                compared += 1
+                if ours != theirs:
+                    differ.append((item.id, text, ours, theirs))
+    assert compared == 956 and differ == []
+
+
+def _recording_policy(entry: Any, replies: list[list[str]], corrupt_turn: int | None) -> Any:
+    """``gold_policy``, recording each reply under its turn (bfcl's model_result shape)."""
+    inner = gold_policy(entry, "prompt", corrupt_turn)
+
+    async def generate(request: GenerationRequest) -> Generation:
+        turn = sum(
+            message["role"] == "user" and not message["content"].startswith("[{'role': 'tool'")
+            for message in request.messages
+        )
+        generation = await inner(request)
+        while len(replies) < turn:
+            replies.append([])
+        replies[turn - 1].append(generation.text)
+        return generation
+
+    return generate
+
+
+@pytest.mark.parametrize("category", MULTI_TURN)
+def test_multi_turn_verdicts_equal_bfcl_eval_own_evaluation(bfcl_own, category):
+    """Eight entries per category, gold and with the last answered turn left unanswered, in prompting mode:
+    our loop's verdict equals bfcl-eval's ``_evaluate_single_multi_turn_entry`` on the replies the model
+    gave, decoded by its prompting decoder and checked by its ``multi_turn_checker``."""
+    benchmark = MultiTurnBenchmark(category, "prompt")
+    verdicts = []
+    for item in benchmark.load(None, 8):
+        answers = item.payload.ground_truth
+        for corrupt in (None, max(index for index, turn in enumerate(answers) if turn)):
+            replies: list[list[str]] = []
+            record = asyncio.run(
+                benchmark.run_item(item, _recording_policy(item.payload, replies, corrupt), benchmark.sampling, 1)
+            )
+            test_entry = {
+                "id": item.id,
+                "initial_config": item.payload.initial_config,
+                "involved_classes": item.payload.involved_classes,
+            }
+            theirs = bfcl_own.runner._evaluate_single_multi_turn_entry(
+                bfcl_own.handler, item.id, replies, answers, dict(test_entry), f"spade_own_{item.id}", category
+            )["valid"]
+            verdicts.append((item.id, corrupt is None, record.score == 1.0, theirs))
+    assert [v for v in verdicts if v[2] != v[3]] == []
+    assert [v[2] for v in verdicts] == [True, False] * 8

@@ -62,11 +62,37 @@ def test_reasoning_suite_runs_end_to_end_on_the_tiny_model(tiny_model_dir, tmp_p
     for skipped in ("gpqa_diamond", "aime26", "livecodebench_v6"):  # user-supplied data, absent here
         assert f"skipping {skipped}" in captured.err
     assert all(b.n_items == 1 and len(b.items[0].samples) == 1 for b in results.benchmarks)
-    assert results.model.kind == "hf" and results.settings.sampling_overrides == {"max_tokens": 4}
+    assert results.model.kind == "hf" and results.settings.sampling_overrides == {"max_tokens": 4, "seed": 0}
     assert all(b.sampling.max_tokens == 4 for b in results.benchmarks)
     aime = results.benchmark("aime24")
     assert (aime.sampling.temperature, aime.sampling.top_k) == (1.0, 20)  # paper defaults kept
     assert "| aime24 |" in captured.out and (out / "report.html").is_file() and (out / "report.png").is_file()
+
+
+@needs_data
+@pytest.mark.parametrize("where", ["in-process", "served"])
+def test_the_same_command_twice_gives_the_same_generations_and_scores(where, request, tmp_path):
+    """The default --seed 0 reaches the sampler: AIME samples at T=1.0, yet two runs without a cache
+    agree sample by sample (and sample k of an item is seeded seed + k, so the samples differ). Served:
+    the seed travels in the OpenAI request body to a server that honours it (``spade-eval serve``)."""
+    if where == "served":
+        model = request.getfixturevalue("served_tiny_model").url.removesuffix("/v1")
+    else:
+        model = str(request.getfixturevalue("tiny_model_dir"))
+
+    def run(out: Path, *extra: str) -> list[list[tuple[str, float]]]:
+        argv = ["run", "--model", model, "--benchmarks", "aime24", "--data-dir", str(DATA),
+                "--limit", "2", "--samples", "3", "--max-tokens", "12", "--no-cache", "--out", str(out), *extra]
+        assert main(argv) == 0
+        results = EvalResults.read(out / "results.json")
+        bench = results.benchmarks[0]
+        assert bench.sampling.seed == results.settings.seed == int(extra[-1] if extra else 0)
+        return [[(s.response, s.score) for s in item.samples] for item in bench.items]
+
+    first, second = run(tmp_path / "one"), run(tmp_path / "two")
+    assert first == second
+    assert len({response for response, _ in first[0]}) > 1  # T=1.0: the three samples differ
+    assert run(tmp_path / "other", "--seed", "5") != first
 
 
 @needs_data
@@ -95,6 +121,10 @@ def test_runs_against_a_local_openai_compatible_server(served_tiny_model, tmp_pa
     assert results.model.spec == f"openai:{served_tiny_model.url}#tiny-qwen2"
     assert [b.name for b in results.benchmarks] == ["aime25", "rg_logic", "humaneval_plus"]
     assert sum(b.generation_errors for b in results.benchmarks) == 0
+    # A code benchmark ran: where its programs ran, and under which limits, is in the settings.
+    execution = results.settings.code_execution
+    assert execution is not None and execution["sandbox"] == "wasm" and execution["native_backend"] == "process"
+    assert execution["native_modules"] == ["numpy"] and execution["native_memory_mb"] == 4096
     assert all(
         sample.response or sample.details.get("finish_reason")
         for b in results.benchmarks
@@ -204,41 +234,53 @@ def test_missing_data_is_one_line_and_exit_2(tiny_model_dir, tmp_path, capsys): 
     assert "unknown benchmark" in _one_error_line(capsys)
 
 
-def test_report_compares_runs_with_deltas(tmp_path, capsys):
-    paths = []
-    for index, answer in enumerate(("7", "8")):
-        policy = ScriptedPolicy(lambda request, answer=answer: f"The answer is: {answer}")
-        model = ModelHandle(
-            policy=policy, spec="scripted", kind="scripted", name=f"ckpt-{index}", fingerprint=str(index)
-        )
-        result = asyncio.run(
-            run_benchmark(BBEHMini(), model, RunOptions(), items=[benchmark_item(i) for i in range(4)])
-        )
-        from spade_eval.results import ModelIdentity, RunSettings
+def _scripted_run(tmp_path: Path, folder: str, answer: str, **sampling) -> Path:
+    from spade_eval.results import ModelIdentity, RunSettings
 
-        document = EvalResults(
-            model=ModelIdentity(
-                spec="scripted", kind="scripted", name=f"ckpt-{index}", fingerprint=str(index)
-            ),
-            settings=RunSettings(suite="reasoning", benchmarks=["bbeh_mini"]),
-            benchmarks=[result],
-        )
-        paths.append(tmp_path / f"run{index}" / "results.json")
-        document.write(paths[-1])
-    assert main(["report", str(paths[0]), str(paths[1].parent), "--out", str(tmp_path / "report")]) == 0
-    markdown = capsys.readouterr().out
-    assert (
-        "| bbeh_mini | accuracy | 4 | 50.0 [" in markdown
-        and "Δ vs ckpt-0" in markdown
-        and "| +0.0 |" in markdown
+    policy = ScriptedPolicy(lambda request: f"The answer is: {answer}")
+    model = ModelHandle(policy=policy, spec="scripted", kind="scripted", name="tiny", fingerprint=answer)
+    options = RunOptions(sampling_overrides=sampling)
+    result = asyncio.run(run_benchmark(BBEHMini(), model, options, items=[benchmark_item(i) for i in range(4)]))
+    document = EvalResults(
+        model=ModelIdentity(spec="scripted", kind="scripted", name="tiny", fingerprint=answer),
+        settings=RunSettings(suite="reasoning", benchmarks=["bbeh_mini"]),
+        benchmarks=[result],
     )
+    path = tmp_path / folder / "results.json"
+    document.write(path)
+    return path
+
+
+def test_report_compares_runs_with_deltas(tmp_path, capsys):
+    first, second = _scripted_run(tmp_path, "base", "7"), _scripted_run(tmp_path, "ckpt-100", "8")
+    assert main(["report", str(first), str(second.parent), "--out", str(tmp_path / "report")]) == 0
+    markdown = capsys.readouterr().out
+    # Columns are named by run directory (both runs are of a model called "tiny").
+    assert "| bbeh_mini | accuracy | 50.0 [" in markdown and "| base | ckpt-100 | Δ vs base |" in markdown
+    assert "], n = 4 | 50.0 [0.0, 100.0], n = 4 | 0.0 |" in markdown and "warning" not in markdown  # no change: 0.0, not +0.0
     html = (tmp_path / "report" / "report.html").read_text()
-    assert "<table>" in html and "ckpt-1" in html
+    assert "<table>" in html and "ckpt-100" in html and 'class="delta-same"' in html
     assert (tmp_path / "report" / "report.png").stat().st_size > 1000
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"hello": 1}))
     assert main(["report", str(bad)]) == 2
     assert "not a spade-eval results file" in _one_error_line(capsys)
+
+
+def test_report_labels_and_warns_when_settings_differ(tmp_path, capsys):
+    first = _scripted_run(tmp_path, "a", "7")
+    second = _scripted_run(tmp_path, "b", "7", temperature=0.9, max_tokens=128)
+    out = tmp_path / "report"
+    assert main(["report", str(first), str(second), "--label", "before", "--label", "after", "--out", str(out)]) == 0
+    markdown = capsys.readouterr().out
+    assert "| before | after | Δ vs before |" in markdown
+    warnings = [line for line in markdown.splitlines() if "warning" in line]
+    assert len(warnings) == 2, warnings
+    assert "bbeh_mini temperature differs between runs (before: 0.6, after: 0.9)" in warnings[0]
+    assert "bbeh_mini max_tokens differs" in warnings[1]
+    assert "differs between runs" in (out / "report.html").read_text()
+    assert main(["report", str(first), str(second), "--label", "only-one"]) == 2
+    assert "--label was given 1 time(s) for 2 results file(s)" in _one_error_line(capsys)
 
 
 def test_results_schema_is_current(capsys):
@@ -248,8 +290,10 @@ def test_results_schema_is_current(capsys):
 def test_list_shows_paper_sampling(capsys):
     assert main(["list", "--suite", "reasoning"]) == 0
     lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["suite", "benchmark", "samples", "sampling"]
     aime = next(line for line in lines if " aime25 " in line)
-    assert "64 sample(s)" in aime and "T=1," in aime and "top-k 20" in aime
+    assert aime.split()[2] == "64" and "T=1 " in aime and "top-k=20" in aime and "max-tokens=32768" in aime
+    assert aime.index("64") + 2 == lines[0].index("samples") + len("samples")  # right-aligned under its header
     assert "T=0.7" in next(line for line in lines if " gpqa_diamond " in line)
     assert "T=0.2" in next(line for line in lines if " livecodebench_v6 " in line)
 
@@ -276,7 +320,7 @@ def test_lm_eval_runs_our_tasks_with_a_policy_as_its_model():
         apply_chat_template=True,
         log_samples=False,
     )
-    assert output["results"]["spade_aime25"]["math_verify,none"] == 1.0
+    assert output["results"]["spade_aime25"]["math_verify,all_samples"] == 1.0
 
 
 def test_serve_rejects_a_bad_model_or_port(tmp_path, capsys):

@@ -306,8 +306,8 @@ def _solution_policy(benchmark: SpadePoolBenchmark) -> ScriptedPolicy:
     script: dict[str, list[str]] = {}
     for item in benchmark.load(None, None):
         task = item.payload
-        with benchmark.backend.open_session(task.environment.source, class_name=task.environment.class_name,
-                                            max_turns=task.environment.max_turns) as session:
+        with benchmark.backend.open_session(task.environment.code, class_name=task.environment.spec.class_name,
+                                            max_turns=task.environment.spec.max_turns) as session:
             observation = session.reset(task.seed).observation
             script[observation] = solution_to_actions(session.solution(), tool_use=session.loaded.tool_use)
 
@@ -340,7 +340,7 @@ def test_spade_pool_limit_spreads_over_environments(pool_benchmark):
     pool_benchmark.seeds_per_env = 2
     try:
         items = pool_benchmark.load(None, 3)
-        assert len({item.payload.environment.key for item in items}) == 3
+        assert len({item.payload.environment.label for item in items}) == 3
         assert len(pool_benchmark.load(None, None)) == 2 * len(bundled_registry())
     finally:
         pool_benchmark.seeds_per_env = 1
@@ -356,7 +356,7 @@ def test_spade_pool_reads_an_exported_pool_and_records_broken_environments(tmp_p
     benchmark = BENCHMARKS["spade_pool"](EvalOptions(env_pool=tmp_path / "pool"))
     benchmark.seeds_per_env = 1
     items = benchmark.load(None, None)
-    assert [item.payload.environment.key for item in items] == [spec.id for spec, _ in environments]
+    assert [item.payload.environment.label for item in items] == [spec.id for spec, _ in environments]
     record = _run(benchmark, ScriptedPolicy(["\\boxed{0}"]), limit=3)[2]
     assert record.samples[0].details["outcome"] == "error" and "boom" in record.samples[0].details["error"]
     (tmp_path / "pool" / "environments.jsonl").write_text("tampered\n")

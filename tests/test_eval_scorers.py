@@ -391,11 +391,10 @@ def test_livecodebench_loader_and_sandboxed_checks(tmp_path):
 def test_livecodebench_refuses_pickles_that_name_code(tmp_path):
     from spade_eval.suites.code import LiveCodeBench
 
-    class Evil:
-        def __reduce__(self):
-            return (print, ("owned",))
-
-    row = dict(LCB_ROWS[0], private_test_cases=base64.b64encode(zlib.compress(pickle.dumps(Evil()))).decode())
+    # Protocol-0 opcodes spelt out: builtins.print called with ("owned",). (pickle.dumps of a __reduce__
+    # would name whatever ``print`` is at the time; Ray's tqdm replaces builtins.print once imported.)
+    evil = b"cbuiltins\nprint\n(Vowned\ntR."
+    row = dict(LCB_ROWS[0], private_test_cases=base64.b64encode(zlib.compress(evil)).decode())
     path = tmp_path / "code" / "livecodebench" / "test6.jsonl"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")

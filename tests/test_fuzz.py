@@ -18,11 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from spade_envs.checks import validate_source
-from spade_envs.checks.difficulty import trivial_win_rates
+from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.hints import find_hint_leak
 from spade_envs.checks.validate import ValidatorConfig, combine_reports
 from spade_envs.cli import main
-from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.tool_use import ToolUseBaseEnv
 from spade_envs.fuzz import FUZZ_PROPERTIES, FuzzConfig, fuzz_environment
 from spade_envs.fuzz.strategies import observation_tokens, tool_calls
@@ -85,7 +84,7 @@ def test_counterexample_is_shrunk_and_replays(case: str, inprocess) -> None:
     source = _zoo(case)
     failure = _failure(validate_source(source, inprocess, path=case), check)
 
-    assert isinstance(failure.seed, int) and 0 <= failure.seed < FuzzConfig().env_seeds
+    assert failure.seed in CheckConfig().seed_plan()[: FuzzConfig().env_seeds]  # the fuzz tier's seed pool
     assert isinstance(failure.actions, list) and all(isinstance(a, str) for a in failure.actions)
     assert 1 <= len(failure.actions) <= most_actions, failure.actions
     assert isinstance(failure.step, int) and 1 <= failure.step <= len(failure.actions)
@@ -307,35 +306,52 @@ def test_hint_leak_ignores_partial_tokens_and_short_answers(hint: str, answer: A
 def test_hint_leak_checks_every_seed_and_move_sequences() -> None:
     assert find_hint_leak("Try 77 first.", [12, 77, 31]) == "contains the answer ('77')"
     moves = ["\\boxed{up}", "\\boxed{left}", "\\boxed{down}", "\\boxed{right}"]
-    assert find_hint_leak("Go up, left, down, right.", [moves]) == "spells out the winning move sequence"
-    assert find_hint_leak("Go UP-LEFT-DOWN-RIGHT", [moves]) == "spells out the winning move sequence"
-    assert find_hint_leak("Go up, then left, then down.", [moves]) is None  # not the whole sequence
-    assert find_hint_leak("Go up, left, down.", [moves[:3]]) is None  # three moves may be named
+    assert find_hint_leak("Go up, left, down, right.", [moves]) == "spells out most of the winning move sequence"
+    assert find_hint_leak("Go UP-LEFT-DOWN-RIGHT", [moves]) == "spells out most of the winning move sequence"
+    # Three of four moves in order is most of the path: a leak (it was allowed before the probes).
+    assert find_hint_leak("Go up, then left, then down.", [moves]) == "spells out most of the winning move sequence"
+    assert find_hint_leak("Go up, then right.", [moves]) is None  # two moves may be named
     assert find_hint_leak("Go right, down, left, up.", [moves]) is None  # not in order
     tool_solution = [{"name": "lookup", "arguments": {}}, "1234"]
     assert find_hint_leak("The total is 1234.", [tool_solution], tool_use=True) == "contains the answer ('1234')"
 
 
+@pytest.mark.parametrize(
+    ("hint", "answer", "how"),
+    [
+        ("The numerator is 3 and the denominator is 7.", "3/7", "as a number pair ('3/7')"),
+        ("It is the same as 6/14.", "3/7", "('6/14')"),
+        ("Roughly 0.429.", "3/7", "as a rounded decimal ('3/7')"),
+        ("The digits reversed read 124.", 421, "as a reversed number ('421')"),
+        ("It is four hundred twenty-one.", 421, "('four hundred twenty-one')"),
+    ],
+)
+def test_hint_leak_finds_derived_forms(hint: str, answer: Any, how: str) -> None:
+    assert find_hint_leak(hint, [answer]) == f"contains the answer {how}"
+
+
+def test_hint_leak_finds_most_of_the_tool_calls() -> None:
+    calls = [{"name": "get", "arguments": {"id": 4}}, {"name": "pay", "arguments": {"amount": 120}}, "done"]
+    hint = 'First get(id=4), then pay(amount=120).'
+    assert find_hint_leak(hint, [calls], tool_use=True, tool_names=["get", "pay"]) == "names the exact tool calls to make"
+    assert find_hint_leak("Look the account up first.", [calls], tool_use=True, tool_names=["get", "pay"]) is None
+
+
 # ---------------------------------------------------------------------- (f) trivial policies
 def test_trivial_policies_win_a_trivially_solvable_env(inprocess) -> None:
-    source = _zoo("trivially_solvable_prime_quiz")
-    with inprocess.open_session(source) as session:
-        session.reset(0)
-        moves = solution_to_actions(session.solution())
-        rates = trivial_win_rates(session, list(range(1000, 1030)), 1, moves, False)
-    assert rates["constant '\\\\boxed{no}'"] >= 0.7, rates
-    assert max(rates.values()) >= 0.7
+    report = validate_source(_zoo("trivially_solvable_prime_quiz"), inprocess,
+                             config=ValidatorConfig(tiers=("static", "contract", "feasibility")))
+    finding = _failure(report, "trivially_solvable")
+    assert "\\\\boxed{no}" in finding.message and "2 distinct answers" in finding.message, finding.message
 
 
 @pytest.mark.parametrize("name", ["number_hunt", "mastermind"])
 def test_trivial_policies_do_not_win_a_bundled_env(name: str, inprocess) -> None:
     entry = bundled_registry().get(name)
-    with inprocess.open_session(entry.source(), class_name=entry.class_name) as session:
-        session.reset(0)
-        moves = solution_to_actions(session.solution())
-        rates = trivial_win_rates(session, list(range(1000, 1030)), entry.max_turns, moves, False)
-    assert "random observation tokens" in rates and len(rates) >= 4
-    assert max(rates.values()) < 0.05, rates
+    report = validate_source(entry.source(), inprocess, class_name=entry.class_name,
+                             config=ValidatorConfig(tiers=("static", "contract", "feasibility")))
+    assert report.ok, report.failures
+    assert any(c.check == "trivially_solvable" and c.status == "passed" for c in report.checks)
 
 
 # ---------------------------------------------------------------------- (g) the command line

@@ -7,7 +7,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from spade_train.backends.embedded.grpo import GRPOConfig, GRPOTrainer, TrainingSample
+from spade_train.backends.embedded.grpo import GRPOTrainer, TrainingSample
+from spade_train.config import GRPOSection
 from spade_train.policies.transformers_local import load_tokenizer
 from tests.tiny_model import tiny_model_dir  # noqa: F401
 
@@ -24,7 +25,7 @@ def test_positive_advantage_raises_the_completion_probability(tiny_model_dir):  
     model, tokenizer = _model_and_tokenizer(tiny_model_dir)
     prompt = tokenizer("Pick one:")["input_ids"]
     good, bad = tokenizer(" \\boxed{7}")["input_ids"], tokenizer(" \\boxed{3}")["input_ids"]
-    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0), pad_token_id=0)
+    trainer = GRPOTrainer(model, GRPOSection(learning_rate=1e-2, mini_batch=None), temperature=1.0, pad_token_id=0)
 
     def logprob(completion):
         with torch.no_grad():
@@ -45,7 +46,7 @@ def test_positive_advantage_raises_the_completion_probability(tiny_model_dir):  
 
 def test_zero_advantage_and_empty_batches_change_nothing(tiny_model_dir):  # noqa: F811
     model, tokenizer = _model_and_tokenizer(tiny_model_dir)
-    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2))
+    trainer = GRPOTrainer(model, GRPOSection(learning_rate=1e-2, mini_batch=None))
     before = [p.detach().clone() for p in model.parameters()]
     ids = tokenizer("x")["input_ids"]
     assert trainer.step([TrainingSample(ids, ids, [0.0] * len(ids), 0.0)])["samples"] == 0.0
@@ -62,9 +63,9 @@ def test_mini_batches_take_one_optimizer_step_each(tiny_model_dir):  # noqa: F81
     model, tokenizer = _model_and_tokenizer(tiny_model_dir)
     ids = tokenizer("a b")["input_ids"]
     samples = [TrainingSample(ids, ids, [-1.0] * len(ids), 1.0 if i % 2 else -1.0) for i in range(5)]
-    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-3, mini_batch=2, epochs=2, micro_batch=1))
+    trainer = GRPOTrainer(model, GRPOSection(learning_rate=1e-3, mini_batch=2, epochs=2, micro_batch=1))
     assert trainer.step(samples)["optimizer_steps"] == 6.0  # ceil(5 / 2) mini-batches, twice
-    whole = GRPOTrainer(model, GRPOConfig(learning_rate=1e-3, epochs=1))
+    whole = GRPOTrainer(model, GRPOSection(learning_rate=1e-3, mini_batch=None, epochs=1))
     assert whole.step(samples)["optimizer_steps"] == 1.0
 
 
@@ -74,12 +75,12 @@ def test_entropy_bonus_spreads_its_role_even_with_zero_advantage(tiny_model_dir)
     torch.manual_seed(0)
     model, tokenizer = _model_and_tokenizer(tiny_model_dir)
     prompt, completion = tokenizer("Pick one:")["input_ids"], tokenizer(" \\boxed{7}")["input_ids"]
-    trainer = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0,
-                                            entropy_bonus=(("designer", 0.5),)), pad_token_id=0)
+    trainer = GRPOTrainer(model, GRPOSection(learning_rate=1e-2, mini_batch=None, entropy_bonus={"designer": 0.5}),
+                          temperature=1.0, pad_token_id=0)
 
     def entropy() -> float:
         with torch.no_grad():
-            _, penalties = trainer._completion_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion),
+            _, penalties, _ = trainer._completion_logprobs([TrainingSample(prompt, completion, [0.0] * len(completion),
                                                                         0.0, role="designer")])
         return float(-penalties[0].mean() / 0.5)  # the penalty is -coef * entropy
 
@@ -100,11 +101,11 @@ def test_kl_to_reference_pulls_a_role_back_even_with_zero_advantage(tiny_model_d
     model, tokenizer = _model_and_tokenizer(tiny_model_dir)
     reference = copy.deepcopy(model).eval()
     prompt, completion = tokenizer("Pick one:")["input_ids"], tokenizer(" \\boxed{7}")["input_ids"]
-    config = GRPOConfig(learning_rate=1e-2, temperature=1.0, kl_to_reference=(("designer", 1.0),))
+    config = GRPOSection(learning_rate=1e-2, mini_batch=None, kl_to_reference={"designer": 1.0})
     with pytest.raises(ValueError, match="reference"):
-        GRPOTrainer(model, config)
-    trainer = GRPOTrainer(model, config, pad_token_id=0, reference=reference)
-    pusher = GRPOTrainer(model, GRPOConfig(learning_rate=1e-2, temperature=1.0), pad_token_id=0)
+        GRPOTrainer(model, config, temperature=1.0)
+    trainer = GRPOTrainer(model, config, temperature=1.0, pad_token_id=0, reference=reference)
+    pusher = GRPOTrainer(model, GRPOSection(learning_rate=1e-2, mini_batch=None), temperature=1.0, pad_token_id=0)
 
     def sample(advantage: float) -> TrainingSample:
         with torch.no_grad():
@@ -113,7 +114,7 @@ def test_kl_to_reference_pulls_a_role_back_even_with_zero_advantage(tiny_model_d
 
     def divergence() -> float:
         with torch.no_grad():
-            _, penalties = trainer._completion_logprobs([sample(0.0)])
+            _, penalties, _ = trainer._completion_logprobs([sample(0.0)])
         return float(penalties[0].sum())
 
     for _ in range(5):

@@ -7,17 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from spade_envs.contract.episode import inject_hint
 from spade_envs.library.number_hunt import NumberHuntEnv
 from spade_train.hints import (
     HINT_SYSTEM_PROMPT,
     HintResult,
+    HintSettings,
     build_hint_messages,
     clean_hint,
-    inject_hint,
     vet_hint,
     write_hint,
 )
 from spade_train.policies.base import Generation, GenerationRequest
+from spade_train.policies.scripted import ScriptedPolicy as ReplyListPolicy
 
 LIBRARY = Path(__file__).resolve().parent.parent / "spade_envs" / "library"
 NUMBER_HUNT = (LIBRARY / "number_hunt.py").read_text(encoding="utf-8")
@@ -61,7 +63,8 @@ def test_inject_hint_uses_the_reference_format() -> None:
 
 def test_the_request_is_a_separate_low_temperature_hinter_call() -> None:
     policy = ScriptedPolicy("Pick moduli that share no factor.")
-    result = hint_for(policy, observation="Number Hunt. A secret integer x ...", max_tokens=300, seed=5)
+    result = hint_for(policy, observation="Number Hunt. A secret integer x ...", settings=HintSettings(max_tokens=300),
+                      seed=5)
     (request,) = policy.requests
     assert request.role == "hinter"
     assert request.sampling.temperature == 0.3
@@ -74,10 +77,24 @@ def test_the_request_is_a_separate_low_temperature_hinter_call() -> None:
     assert result.generation is not None and result.raw == "Pick moduli that share no factor."
 
 
-def test_temperature_can_be_overridden() -> None:
+def test_the_call_samples_as_its_settings_say() -> None:
     policy = ScriptedPolicy("Think in remainders.")
-    hint_for(policy, temperature=0.7)
-    assert policy.requests[0].sampling.temperature == 0.7
+    hint_for(policy, settings=HintSettings(temperature=0.7, top_p=0.9, top_k=None, max_tokens=4096))
+    sampling = policy.requests[0].sampling
+    assert (sampling.temperature, sampling.top_p, sampling.top_k, sampling.max_tokens) == (0.7, 0.9, None, 4096)
+
+
+def test_a_failed_or_empty_call_is_made_again_until_attempts_run_out() -> None:
+    """The release tries the hint call 3 times: an error or an empty reply is retried."""
+    failed = Generation(text="", error="server error")
+    policy = ReplyListPolicy([failed, "   ", "Think in remainders."])
+    result = hint_for(policy, settings=HintSettings(attempts=3))
+    assert len(policy.requests) == 3 and result.accepted and result.hint == "Think in remainders."
+    once = ReplyListPolicy([failed, "Think in remainders."])
+    assert hint_for(once).rejected and len(once.requests) == 1  # the toolkit's default: one try
+    exhausted = ReplyListPolicy([failed, failed, failed, "late"])
+    result = hint_for(exhausted, settings=HintSettings(attempts=3))
+    assert result.rejected and "hint generation failed" in result.reason and len(exhausted.requests) == 3
 
 
 def test_a_hint_stating_the_answer_is_rejected() -> None:
@@ -116,11 +133,11 @@ def test_tool_use_is_inferred_from_the_source() -> None:
     calls_then_answer = [{"name": "list_items", "arguments": {"category": "garden"}}, 1234.5]
     leaky = hint_for(ScriptedPolicy("It comes to 1234.5 in the end."), source=WAREHOUSE,
                      solutions=[calls_then_answer])
-    assert leaky.rejected
-    # as a text environment the same list is a move sequence, not an answer, and this hint passes
+    assert leaky.rejected and "contains the answer" in leaky.reason  # inferred: a tool-use answer
+    # as a text environment the same list is a move sequence, and 1234.5 is what its winning move states
     text_env = hint_for(ScriptedPolicy("It comes to 1234.5 in the end."), source=WAREHOUSE,
                         solutions=[calls_then_answer], tool_use=False)
-    assert text_env.accepted
+    assert text_env.rejected and "winning move" in text_env.reason
 
 
 def test_failed_generation_and_empty_hints_are_rejected() -> None:
@@ -148,6 +165,47 @@ def test_without_solutions_only_emptiness_is_checked() -> None:
 )
 def test_clean_hint(raw: str, clean: str) -> None:
     assert clean_hint(raw) == clean
+
+
+FENCED = '```json {"hint": "Count the red cells."}```'
+
+
+@pytest.mark.parametrize(
+    ("raw", "release", "toolkit"),
+    [
+        # The release's own parse (spade/core/hint_generator.py:109-133), worked by hand: strip, then the
+        # value of "hint" in the first ```json fence anywhere, else the stripped text unchanged.
+        (FENCED, "Count the red cells.", "Count the red cells."),
+        ('```json\n{"hint": "Count the red cells."}\n```', "Count the red cells.", "Count the red cells."),
+        ('```json\n{"hint": "Count the red cells."}\n```<|im_end|>', "Count the red cells.",
+         "Count the red cells."),
+        ("Count the red cells.<|im_end|>", "Count the red cells.<|im_end|>", "Count the red cells.<|im_end|>"),
+        ('```JSON {"hint": "Count the red cells."}```', '```JSON {"hint": "Count the red cells."}```',
+         "Count the red cells."),
+        ('{"hint": "Count the red cells."}', '{"hint": "Count the red cells."}', "Count the red cells."),
+        ('```\n{"hint": "Count the red cells."}\n```', '```\n{"hint": "Count the red cells."}\n```',
+         "Count the red cells."),
+        ('```json {"hint": "  padded  "}```', "  padded  ", "padded"),
+        ('```json {"hint": 5}```', "", ""),  # not a string: no hint (the release's statistics break on it)
+        ('Prefix ```json {"hint": "A"}``` suffix', "A", "A"),
+        ('  ```json {"answer": "A"}```  ', '```json {"answer": "A"}```', '```json {"answer": "A"}```'),
+        ("Hint: Count the red cells. Then the blue. Then the rest. Then stop.",
+         "Hint: Count the red cells. Then the blue. Then the rest. Then stop.",
+         "Count the red cells. Then the blue. Then the rest."),
+        ('<think>plan</think>```json\n{"hint": "After thinking."}\n```', "After thinking.", "After thinking."),
+    ],
+)
+def test_hint_cleaning_in_both_modes(raw: str, release: str, toolkit: str) -> None:
+    assert clean_hint(raw, "strip_json_fence") == release
+    assert clean_hint(raw, "clean") == toolkit
+
+
+def test_a_json_fenced_reply_is_unwrapped_before_it_is_vetted() -> None:
+    """The fence bug: the JSON and its fence used to reach the agent as the hint."""
+    result = hint_for(ScriptedPolicy(FENCED), solutions=[1234])
+    assert result.accepted and result.hint == "Count the red cells."
+    release = hint_for(ScriptedPolicy(FENCED), solutions=[1234], settings=HintSettings(cleaning="strip_json_fence"))
+    assert release.accepted and release.hint == "Count the red cells."
 
 
 def test_reasoning_is_not_checked_as_part_of_the_hint() -> None:

@@ -12,18 +12,19 @@ import asyncio
 
 import pytest
 
-from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
-from spade_train.loop import LoopConfig, SelfPlayLoop
+from spade_train.loop import Outcome, SelfPlayLoop
 from spade_train.memory import EnvironmentMemory
+from spade_train.policies.roles import Policies
 from spade_train.policies.scripted import ScriptedPolicy
-from spade_train.rewards import DesignerRewardConfig
-from spade_train.rollout import RolloutConfig
-from tests.conftest import COUNTER_ENV
+from tests.conftest import COUNTER_ENV, python_run_config
 from tests.test_loop import agent_reply
 
-ROLLOUT_ONLY = "seed is not None and seed >= 10**6"
-"""Validation uses small seeds; rollouts draw seeds from [0, 2**31)."""
+CHECKED_SEEDS = sorted(CheckConfig().seed_plan())
+ROLLOUT_ONLY = f"seed is not None and seed >= 10**6 and seed not in {set(CHECKED_SEEDS)!r}"
+"""Rollouts and the checker both draw seeds from [0, 2**31), so a fault that only rollouts meet must avoid
+the checker's own seeds (which it can only know from the checker's configuration, as this test does)."""
 
 
 def faulty(name: str, method: str, fault: str) -> str:
@@ -50,16 +51,13 @@ def fenced(code: str) -> str:
 def run_faulty_iteration(tmp_path, designer_replies, agent=None, envs=None):
     backend = create_backend("wasm", ExecutionLimits(call_timeout_s=1.0, memory_mb=128))
     memory = EnvironmentMemory(tmp_path / "memory.sqlite3")
-    config = LoopConfig(
-        envs_per_iteration=envs or len(designer_replies), max_turns=3, concurrent_designs=2,
-        validation=ValidatorConfig(tiers=("static", "contract", "feasibility")),
-        rollout=RolloutConfig(episodes_per_condition=2), rewards=DesignerRewardConfig(variant="regret_based"),
-        duplicate_threshold=None,
-    )
-    loop = SelfPlayLoop(designer=ScriptedPolicy(designer_replies, name="designer"),
+    config = python_run_config(envs_per_iteration=envs or len(designer_replies), max_turns=3,
+                               episodes_per_condition=2, fuzz_examples=0, duplicate_threshold=None,
+                               use_corpus=False)
+    policies = Policies(designer=ScriptedPolicy(designer_replies, name="designer"),
                         agent=agent or ScriptedPolicy(agent_reply, name="agent"),
-                        hinter=ScriptedPolicy(["Read the observation closely."], name="hinter"),
-                        backend=backend, memory=memory, corpus=None, config=config)
+                        hinter=ScriptedPolicy(["Read the observation closely."], name="hinter"))
+    loop = SelfPlayLoop(config, policies, backend=backend, memory=memory)
     try:
         return asyncio.run(loop.run_iteration(step=1)), memory
     finally:
@@ -72,17 +70,19 @@ def test_faulty_environments_are_played_recorded_and_scored(tmp_path):
     result, memory = run_faulty_iteration(tmp_path, replies)
     crash, hang, hog, garbage, good = result.attempts
     for attempt in (crash, hang, hog):
-        assert attempt.valid, attempt.rejection  # the faults hide from the checker's seeds
+        assert attempt.valid, attempt.detail  # the faults hide from the checker's seeds
         episodes = attempt.evaluation.hinted + attempt.evaluation.unhinted
         assert episodes and all(e.error and e.error.startswith("environment:") for e in episodes)
         assert all(e.episode_return == 0.0 for e in episodes)
-    assert hang.outcome.timed_out and hang.raw_reward == pytest.approx(-0.5)  # the reference's timeout penalty
+    raw = {attempt.environment.spec.class_name if attempt.environment else "garbage": score.raw
+           for attempt, score in result.scored()}
+    assert hang.env_outcome().timed_out and raw["HangEnv"] == pytest.approx(-0.5)  # the reference's timeout penalty
     assert "memory" in hog.evaluation.unhinted[0].error.lower() or hog.evaluation.unhinted[0].timed_out
-    assert garbage.rejection.startswith("unparseable") and garbage.raw_reward == 0.0
+    assert garbage.outcome is Outcome.MALFORMED and raw["garbage"] == 0.0
     assert good.valid and good.regret == pytest.approx(1.0)
     assert result.metrics["episode_errors"] == 12.0 and result.metrics["timeouts"] >= 1.0
     for attempt in (crash, hang, hog, good):  # every played environment is in the memory with its regret
-        assert memory.latest_stats(attempt.spec.id) is not None
+        assert memory.latest_stats(attempt.environment.id) is not None
     memory.close()
 
 
@@ -96,3 +96,37 @@ def test_agent_endpoint_errors_and_timeouts_end_episodes_not_the_run(tmp_path):
     assert any("injected failure" in error for error in errors)
     assert len(episodes) == 4 and attempt.regret is not None
     memory.close()
+
+
+def test_reference_mode_resamples_an_invalid_design_for_the_same_skill(tmp_path):
+    """The release re-samples an invalid design (a fresh call for the same skill) up to 5 times and never
+    trains the failed attempts; the toolkit's mode scores each attempt and moves on."""
+    from spade_train.config import parse_run_config
+
+    def run(mode: str) -> tuple[object, ...]:
+        base = python_run_config(envs_per_iteration=1, max_turns=3, episodes_per_condition=2, fuzz_examples=0,
+                                 duplicate_threshold=None, use_corpus=False)
+        config = parse_run_config({**base.model_dump(mode="json"), "semantics": {"mode": mode}})
+        memory = EnvironmentMemory(tmp_path / f"{mode}.sqlite3")
+        invalid = ("class BadEnv:\n    def reset(self, seed=None):\n        return 'no info dict'\n\n"
+                   "    def step(self, action):\n        return 'x', 0.0, True, False, {}\n\n"
+                   "    def solution(self):\n        return 1\n")
+        replies = ["no code, just words", fenced(invalid), fenced(COUNTER_ENV)]
+        policies = Policies(designer=ScriptedPolicy(replies, name="designer"),
+                            agent=ScriptedPolicy(agent_reply, name="agent"),
+                            hinter=ScriptedPolicy(["Read the observation closely."], name="hinter"))
+        loop = SelfPlayLoop(config, policies, backend=create_backend("inprocess", ExecutionLimits(call_timeout_s=2.0)),
+                            memory=memory)
+        try:
+            result = asyncio.run(loop.run_iteration(step=1))
+        finally:
+            loop.close()
+            memory.close()
+        return result.attempts, result.scores
+
+    attempts, scores = run("reference")
+    assert [a.outcome for a in attempts] == [Outcome.MALFORMED, Outcome.INVALID, Outcome.PLAYED]
+    assert len({a.skill for a in attempts}) == 1 and len({a.plan.seed for a in attempts}) == 3
+    assert [s.reward is None for s in scores] == [True, True, False]  # failed attempts are never trained
+    attempts, scores = run("toolkit")
+    assert [a.outcome for a in attempts] == [Outcome.MALFORMED] and scores[0].reward == 0.0

@@ -18,6 +18,7 @@ from spade_envs.cli import main as spade_envs_main
 from spade_envs.pool import read_pool
 from spade_envs.registry import bundled_registry
 from spade_envs.spec.models import CheckFailure, EnvSpec, GroundingRef, Provenance, env_id_for
+from spade_train.environments import EnvironmentRecord
 from spade_train.memory import (
     MIGRATIONS,
     EnvironmentMemory,
@@ -46,7 +47,7 @@ def add_toy(memory: EnvironmentMemory, tag: str, *, skill: str = "Logical Deduct
     """Store a toy environment and, if ``win_rate`` is given, one evaluation of it."""
     code = toy_code(tag, length)
     spec = spec_for(code, skill)
-    memory.add_environment(spec, code, valid=valid)
+    memory.add_environment(EnvironmentRecord(spec, code), valid=valid)
     if win_rate is not None:
         memory.record_evaluation(spec.id, step=step, unhinted_win_rate=win_rate, regret=regret, plays=32)
     return spec.id
@@ -58,9 +59,9 @@ def memory(tmp_path):
         yield opened
 
 
-def bundled(name: str) -> tuple[EnvSpec, str]:
+def bundled(name: str) -> EnvironmentRecord:
     entry = bundled_registry().get(name)
-    return entry.spec(), entry.source()
+    return EnvironmentRecord(entry.spec(), entry.source())
 
 
 def reskin_number_hunt(source: str) -> str:
@@ -81,20 +82,19 @@ def reskin_number_hunt(source: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- storage
 def test_environment_round_trip_with_verdict_and_provenance(memory):
-    spec, code = bundled("number_hunt")
+    record = bundled("number_hunt")
+    spec, code = record.spec, record.code
     spec = spec.model_copy(update={
         "grounding": GroundingRef(corpus="wiki", doc_id="line-17"),
         "provenance": Provenance(author="designer", step=12, parent_id="env-0123456789abcdef"),
     })
     failure = CheckFailure(check="feasible", message="solution() does not win", line=3)
-    assert memory.add_environment(spec, code, iteration=2, valid=False, failing_checks=[failure]) is True
+    assert memory.add_environment(EnvironmentRecord(spec, code), iteration=2, valid=False,
+                                  failing_checks=[failure]) is True
 
     record = memory.get(spec.id)
     assert record is not None and record.spec == spec and record.code == code
-    assert (record.class_name, record.kind, record.skill) == ("NumberHuntEnv", "multi_turn_game",
-                                                              "Mathematical Reasoning")
-    assert (record.grounding_doc_id, record.step, record.iteration, record.parent_id) == (
-        "line-17", 12, 2, "env-0123456789abcdef")
+    assert record.environment == EnvironmentRecord(spec, code) and record.iteration == 2
     assert record.valid is False and record.failing_checks == (failure,)
     assert record.ast_hash == normalized_ast_hash(code)
     assert memory.get("env-ffffffffffffffff") is None and spec.id in memory
@@ -105,13 +105,13 @@ def test_environment_round_trip_with_verdict_and_provenance(memory):
 
 def test_same_code_is_stored_once_and_ids_must_match(memory):
     code = toy_code("a")
-    assert memory.add_environment(spec_for(code), code) is True
-    assert memory.add_environment(spec_for(code), code) is False
+    assert memory.add_environment(EnvironmentRecord(spec_for(code), code)) is True
+    assert memory.add_environment(EnvironmentRecord(spec_for(code), code)) is False
     assert memory.count() == 1
     with pytest.raises(ValueError, match="does not match"):
-        memory.add_environment(spec_for(code), code + "\n# changed\n")
+        EnvironmentRecord(spec_for(code), code + "\n# changed\n")
     with pytest.raises(ValueError, match="cannot be valid"):
-        memory.add_environment(spec_for(toy_code("b")), toy_code("b"), valid=True,
+        memory.add_environment(EnvironmentRecord(spec_for(toy_code("b")), toy_code("b")), valid=True,
                                failing_checks=[CheckFailure(check="imports", message="no")])
 
 
@@ -246,6 +246,7 @@ KILLED_WRITER = textwrap.dedent(
     """
     import os, signal, sys
     from spade_envs.spec.models import EnvSpec, env_id_for
+    from spade_train.environments import EnvironmentRecord
     from spade_train.memory import EnvironmentMemory
 
     def spec(code):
@@ -255,11 +256,11 @@ KILLED_WRITER = textwrap.dedent(
     memory = EnvironmentMemory(sys.argv[1])
     for i in range(25):
         code = f"class Toy{i}Env:\\n    pass\\n"
-        memory.add_environment(spec(code), code, valid=True)
+        memory.add_environment(EnvironmentRecord(spec(code), code), valid=True)
         memory.record_evaluation(env_id_for(code), step=i, unhinted_win_rate=0.5, regret=i / 100, plays=32)
     with memory.batch():  # begun, never committed
         code = "class UncommittedEnv:\\n    pass\\n"
-        memory.add_environment(spec(code), code, valid=True)
+        memory.add_environment(EnvironmentRecord(spec(code), code), valid=True)
         os.kill(os.getpid(), signal.SIGKILL)
     """
 )
@@ -360,7 +361,7 @@ def test_latest_evaluation_decides_and_invalid_envs_are_never_shown(memory):
 
 # ---------------------------------------------------------------------------------------------- similarity
 def test_reskinned_copy_has_the_same_ast_hash():
-    _, original = bundled("number_hunt")
+    original = bundled("number_hunt").code
     copy = reskin_number_hunt(original)
     assert env_id_for(copy) != env_id_for(original) and "RemainderQuestEnv" in copy
     assert normalized_ast_hash(copy) == normalized_ast_hash(original)
@@ -368,9 +369,9 @@ def test_reskinned_copy_has_the_same_ast_hash():
 
 
 def test_different_games_are_not_similar():
-    _, number_hunt = bundled("number_hunt")
-    _, maze_walk = bundled("maze_walk")
-    _, hanoi = bundled("hanoi_tower")
+    number_hunt = bundled("number_hunt").code
+    maze_walk = bundled("maze_walk").code
+    hanoi = bundled("hanoi_tower").code
     assert normalized_ast_hash(number_hunt) != normalized_ast_hash(maze_walk)
     assert similarity(number_hunt, maze_walk) < 0.3 and similarity(number_hunt, hanoi) < 0.3
     edited = number_hunt.replace("        self._turn += 1\n", "        self._turn += 1\n        self._turn += 0\n")
@@ -380,14 +381,14 @@ def test_different_games_are_not_similar():
 
 def test_find_near_duplicates_and_novelty(memory):
     for name in ("number_hunt", "mastermind"):
-        memory.add_environment(*bundled(name), valid=True)
-    spec, original = bundled("number_hunt")
+        memory.add_environment(bundled(name), valid=True)
+    spec, original = bundled("number_hunt").spec, bundled("number_hunt").code
     copy = reskin_number_hunt(original)
     (duplicate,) = memory.find_near_duplicates(copy, threshold=0.9)
     assert (duplicate.env_id, duplicate.similarity, duplicate.same_ast) == (spec.id, 1.0, True)
     assert memory.novelty(copy) == 0.0
 
-    _, maze = bundled("maze_walk")
+    maze = bundled("maze_walk").code
     assert memory.find_near_duplicates(maze, threshold=0.5) == []
     assert memory.novelty(maze) > 0.6
     assert memory.find_near_duplicates("def broken(:\n", threshold=0.5) == []
@@ -396,22 +397,23 @@ def test_find_near_duplicates_and_novelty(memory):
 def test_novelty_looks_only_at_the_most_recent_window(tmp_path):
     with EnvironmentMemory(tmp_path / "m.sqlite3", novelty_window=2) as memory:
         assert memory.novelty(toy_code("x")) == 1.0  # empty memory: everything is new
-        memory.add_environment(*bundled("number_hunt"))
-        copy = reskin_number_hunt(bundled("number_hunt")[1])
+        memory.add_environment(bundled("number_hunt"))
+        copy = reskin_number_hunt(bundled("number_hunt").code)
         assert memory.novelty(copy) == 0.0
         for name in ("maze_walk", "hanoi_tower"):
-            memory.add_environment(*bundled(name))
+            memory.add_environment(bundled(name))
         assert memory.novelty(copy) > 0.6  # number_hunt has left the window of 2
         assert memory.novelty(copy, window=3) == 0.0
-        assert [d.env_id for d in memory.find_near_duplicates(copy)] == [env_id_for(bundled("number_hunt")[1])]
+        assert [d.env_id for d in memory.find_near_duplicates(copy)] == [env_id_for(bundled("number_hunt").code)]
 
 
 # ---------------------------------------------------------------------------------------------- export
 def test_export_pool_round_trips_and_validates(memory, tmp_path):
     specs = {}
     for step, name in enumerate(("number_hunt", "mastermind")):
-        spec, code = bundled(name)
-        memory.add_environment(spec, code, valid=True)
+        record = bundled(name)
+        spec = record.spec
+        memory.add_environment(record, valid=True)
         memory.record_evaluation(spec.id, step=step, unhinted_win_rate=0.25, regret=0.1, plays=32)
         memory.record_evaluation(spec.id, step=step + 4, unhinted_win_rate=0.5, hinted_win_rate=0.75,
                                  regret=0.25, regret_ci=(0.05, 0.45), plays=32)
@@ -423,7 +425,7 @@ def test_export_pool_round_trips_and_validates(memory, tmp_path):
     loaded = read_pool(out)
     assert [entry.spec for entry, _ in loaded] == [specs["number_hunt"], specs["mastermind"]]
     assert manifest.name == "run-7" and all(entry.validated for entry, _ in loaded)
-    assert [source for _, source in loaded] == [bundled("number_hunt")[1], bundled("mastermind")[1]]
+    assert [source for _, source in loaded] == [bundled("number_hunt").code, bundled("mastermind").code]
     stats = loaded[0][0].stats
     assert stats == {"step": 4.0, "unhinted_win_rate": 0.5, "hinted_win_rate": 0.75, "regret": 0.25,
                      "regret_ci_low": 0.05, "regret_ci_high": 0.45, "plays": 32.0, "evaluations": 2.0}
@@ -435,8 +437,8 @@ def test_export_pool_round_trips_and_validates(memory, tmp_path):
 
 
 def test_export_filters_by_skill_and_marks_unvalidated_pools(memory, tmp_path):
-    memory.add_environment(*bundled("number_hunt"), valid=True)
-    memory.add_environment(*bundled("mastermind"), valid=None)
+    memory.add_environment(bundled("number_hunt"), valid=True)
+    memory.add_environment(bundled("mastermind"), valid=None)
     only_math = memory.export_pool(tmp_path / "math", "math", skill="Mathematical Reasoning")
     assert [e.spec.class_name for e in only_math.entries] == ["NumberHuntEnv"]
     everything = memory.export_pool(tmp_path / "all", "all", min_validated=False)

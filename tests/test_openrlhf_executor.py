@@ -5,7 +5,7 @@ the same ``generate(prompt_token_ids, sampling_params)`` call and vLLM output sh
 actor. A tiny random model cannot write Python, so the engine forces the designer's reply (a valid and an
 invalid environment) and the agent's moves (right when hinted); forced tokens are scored by the model, so
 log-probabilities stay the model's. Everything else is real: the self-play loop, the checker and episodes
-in the WebAssembly sandbox, hints, regret, designer rewards and the pool with its memory.
+in the WebAssembly sandbox, hints, regret, designer rewards and the shared state with its memory.
 
 OpenRLHF's experience-building (``SamplesGenerator._process_response_into_experience``) and advantage
 code (``RemoteExperienceMaker.compute_advantages_and_returns``) live in modules that import vLLM and
@@ -29,13 +29,19 @@ import pytest
 
 from spade_envs.pool import write_pool
 from spade_envs.spec.models import EnvSpec, env_id_for
-from spade_train.backends.openrlhf.executor import LOG_KEYS, UNTRAINED_SCORE, SpadeAgentExecutor
+from spade_train.backends.openrlhf.executor import (
+    LOG_KEYS,
+    NO_CONTRAST_SCORE,
+    UNTRAINED_SCORE,
+    SpadeAgentExecutor,
+    kept_score,
+)
 from spade_train.backends.openrlhf.labels import RowLabel
 from spade_train.backends.openrlhf.local_engine import EngineSamplingParams, TransformersEngine
-from spade_train.backends.openrlhf.pool import EnvironmentPool, LocalPoolClient
+from spade_train.backends.openrlhf.shared_state import LocalStateClient, SharedState
+from spade_train.config import RunConfig, parse_run_config
 from spade_train.rewards import DesignerRewardConfig, EnvOutcome, designer_reward
 from spade_train.rollout import TEXT_AGENT_PROMPT
-from spade_train.run_config import RunConfig, parse_run_config
 from tests.conftest import COUNTER_ENV, dedent
 from tests.tiny_model import build_tiny_model
 
@@ -67,6 +73,19 @@ FAILING_ENV = dedent(
 )
 
 
+def counter_agent_reply(prompt: str) -> str | None:
+    """The forced agent of the counter game: the right number when the hint is in the prompt; otherwise 0 on
+    the first turn and, on the second, the right number only when it is odd. None for another game (the
+    model samples)."""
+    numbers = [str(int(a) + int(b)) for a, b in re.findall(r"It is (\d+) plus (\d+)", prompt)]
+    if not numbers:
+        return None
+    target, turn = numbers[-1], prompt.count("<|im_start|>assistant")
+    if "HINT:" in prompt or (turn >= 2 and int(target) % 2 == 1):
+        return f"\\boxed{{{target}}}"
+    return "\\boxed{0}"
+
+
 class ForcedReplies:
     """The replies the engine is made to give (see the module docstring).
 
@@ -84,13 +103,7 @@ class ForcedReplies:
         if "<ENVIRONMENT_SOURCE>" in prompt:
             return HINT
         if TEXT_AGENT_PROMPT in prompt:
-            numbers = re.findall(r"It is (\d+)", prompt)
-            if not numbers:
-                return None  # not the counter game: sample from the model
-            target, turn = numbers[-1], prompt.count("<|im_start|>assistant")
-            if "HINT:" in prompt or (turn >= 2 and int(target) % 2 == 1):
-                return f"\\boxed{{{target}}}"
-            return "\\boxed{0}"
+            return counter_agent_reply(prompt)
         with self._lock:
             self.designs += 1
             return next(self._designs)
@@ -143,13 +156,14 @@ def rollouts(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Simpl
     """One designer row and one agent row (two samples each) through the executor."""
     root = tmp_path_factory.mktemp("executor")
     config = make_config(model_dir, write_seed_pool(root / "seed", {"CounterEnv": COUNTER_ENV}))
-    pool = EnvironmentPool(config, root / "run")
-    client = LocalPoolClient(pool)
+    state = SharedState(config, root / "run")
+    client = LocalStateClient(state)
     replies = ForcedReplies()
     engine = TransformersEngine(model_dir, respond=replies)
     executor = SpadeAgentExecutor(connect=lambda label: client)
-    common = {"samples": 2, "pool": "test-pool", "namespace": "spade"}
-    designer = RowLabel(role="designer", row=0, skill="Logical Deduction", kind="multi_turn_game", **common)
+    common = {"samples": 2, "actor": "test-state", "namespace": "spade"}
+    # COUNTER_ENV is a single-answer puzzle: that is the kind the designer row asks for.
+    designer = RowLabel(role="designer", row=0, skill="Logical Deduction", kind="single_answer", **common)
     agent = RowLabel(role="agent", row=1, **common)
 
     async def both() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -160,7 +174,7 @@ def rollouts(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Simpl
     finally:
         executor.close()
     attempts = [json.loads(line) for line in (root / "run" / "attempts.jsonl").read_text().splitlines()]
-    return SimpleNamespace(designer=designer_responses, agent=agent_responses, pool=pool, attempts=attempts,
+    return SimpleNamespace(designer=designer_responses, agent=agent_responses, state=state, attempts=attempts,
                            tokenizer=engine.tokenizer, config=config, replies=replies)
 
 
@@ -198,7 +212,8 @@ def test_designer_rows_return_the_designers_reply_rewarded_by_the_loop(rollouts)
         assert response["extra_logs"]["spade/designer"] == 1.0 and response["extra_logs"]["spade/agent"] == 0.0
         attempt = attempts[valid]
         assert response["reward"] == pytest.approx(attempt["raw_reward"])
-        assert response["scores"] == pytest.approx(min(1.0, max(0.0, attempt["raw_reward"])))
+        # The two designs' rewards differ: the group is kept, each score inside (0, 1) and ordered by reward.
+        assert response["scores"] == pytest.approx(kept_score(attempt["raw_reward"]))
     played = attempts[True]
     # The valid environment was played K=2 times with and without the hint, in the sandbox: hinted always
     # wins, unhinted only on odd targets. Its reward is the blend of exactly those plays.
@@ -211,10 +226,12 @@ def test_designer_rows_return_the_designers_reply_rewarded_by_the_loop(rollouts)
     assert played["regret"] == pytest.approx(1.0 - played["win_rate_unhinted"])
     assert attempts[False]["raw_reward"] == 0.0 and attempts[False]["failures"]
     assert by_validity[True]["extra_logs"]["spade/design_regret"] == pytest.approx(played["regret"])
-    # The pool admitted the played environment with its hint; the memory recorded both attempts' verdicts.
-    designed = [e for e in rollouts.pool.environments.values() if e.origin == "designed"]
-    assert len(designed) == 1 and designed[0].hint == HINT and designed[0].env_id == played["env_id"]
-    assert rollouts.pool.memory.latest_stats(played["env_id"]).plays == 4
+    # The shared state admitted the played environment with its hint; the memory recorded its plays.
+    designed = [e for e in rollouts.state.environments.values() if e.origin == "designed"]
+    assert len(designed) == 1 and designed[0].environment.spec.hint == HINT
+    assert designed[0].environment.id == played["env_id"] and designed[0].environment.spec.kind == "single_answer"
+    assert rollouts.state.memory.latest_stats(played["env_id"]).plays == 4
+    assert rollouts.state.memory.get(played["env_id"]).spec.hint == HINT
 
 
 def test_agent_rows_return_one_token_stream_per_episode(rollouts):
@@ -236,7 +253,7 @@ def test_agent_rows_return_one_token_stream_per_episode(rollouts):
     first_observation = rollouts.tokenizer.decode(first["observation_tokens"][:first["action_ranges"][0][0]])
     second_observation = rollouts.tokenizer.decode(second["observation_tokens"][:second["action_ranges"][0][0]])
     assert first_observation != second_observation
-    counter = rollouts.pool.environments[env_id_for(COUNTER_ENV)]
+    counter = rollouts.state.environments[env_id_for(COUNTER_ENV)]
     assert counter.plays == 2 and counter.wins == sum(r["reward"] == 1.0 for r in rollouts.agent)
 
 
@@ -338,35 +355,35 @@ def test_openrlhf_loads_the_executor_file_and_dynamic_filtering_reads_its_scores
 def test_untrained_designer_rows_and_broken_environments_still_give_valid_samples(model_dir, tmp_path):
     seed = write_seed_pool(tmp_path / "seed", {"FailingEnv": FAILING_ENV})
     config = make_config(model_dir, seed, designer_delay_steps=10)
-    pool = EnvironmentPool(config, tmp_path / "run")
-    client = LocalPoolClient(pool)
+    state = SharedState(config, tmp_path / "run")
+    client = LocalStateClient(state)
     engine = TransformersEngine(model_dir, respond=ForcedReplies())
     executor = SpadeAgentExecutor(connect=lambda label: client)
-    common = {"samples": 2, "pool": "test-pool", "namespace": "spade"}
+    common = {"samples": 2, "actor": "test-state", "namespace": "spade"}
 
     async def rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         agent = await run_row(executor, RowLabel(role="agent", row=0, **common), engine)
-        designer = RowLabel(role="designer", row=1, skill="Logical Deduction", kind="multi_turn_game", **common)
+        designer = RowLabel(role="designer", row=1, skill="Logical Deduction", kind="single_answer", **common)
         return await run_row(executor, designer, engine), agent
 
     try:
         designer, agent = asyncio.run(rows())
     finally:
         executor.close()
-    # The pool held only the failing environment: the episode ends before any turn, and the sample is a
-    # one-token placeholder (end of sequence) with return 0, in a group that dynamic filtering drops.
+    # The state held only the failing environment: the episode ends before any turn, on an environment
+    # error. The sample is a short placeholder with no action range (nothing of it is trained), and with
+    # no sample left to compare the group is dropped.
     for response in agent:
-        check_alignment(response, sampled=False)
-        length = len(response["observation_tokens"])
-        assert response["action_ranges"] == [(length - 1, length)]
+        assert response["action_ranges"] == [] and len(response["rollout_log_probs"]) == len(
+            response["observation_tokens"]) <= 65
         assert response["observation_tokens"][-1] == engine.tokenizer.eos_token_id
-        assert response["reward"] == response["scores"] == 0.0
-        assert response["extra_logs"]["spade/episode_env_error"] == 1.0
-    assert pool.environments[env_id_for(FAILING_ENV)].errors == 2
-    # Designer training is delayed 10 steps: the designs count (pool, memory) but their group is filtered.
+        assert response["reward"] == 0.0 and response["scores"] == NO_CONTRAST_SCORE
+        assert response["extra_logs"]["spade/episode_env_error"] == 1.0 == response["extra_logs"]["spade/masked"]
+    assert state.environments[env_id_for(FAILING_ENV)].errors == 2
+    # Designer training is delayed 10 steps: the designs count (state, memory) but their group is filtered.
     assert [r["scores"] for r in designer] == [UNTRAINED_SCORE] * 2
     assert all(r["extra_logs"]["spade/design_trained"] == 0.0 for r in designer)
-    assert any(e.origin == "designed" for e in pool.environments.values())
+    assert any(e.origin == "designed" for e in state.environments.values())
 
 
 def test_local_engine_log_probs_are_the_models(model_dir):

@@ -1,4 +1,5 @@
-"""spade-train run --backend openrlhf: recipes, prompt rows, the train_ppo_ray command and its flag check.
+"""spade-train run with run.backend = "openrlhf": recipes, prompt rows, the train_ppo_ray command and its
+flag check.
 
 OpenRLHF's parser cannot be imported (it sits under ``__main__`` in a module that imports vLLM), so the
 flags are checked against the ``add_argument`` calls read from the installed ``train_ppo_ray.py``.
@@ -10,6 +11,7 @@ import io
 import json
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,12 +25,12 @@ from spade_train.backends.openrlhf.command import (
     parser_flags,
     train_flags,
 )
-from spade_train.backends.openrlhf.data import plan_rows
+from spade_train.backends.openrlhf.data import plan_rows, row_headroom
 from spade_train.backends.openrlhf.labels import LabelError, RowLabel
 from spade_train.backends.openrlhf.launcher import with_absolute_paths
-from spade_train.backends.openrlhf.ray_pool import pool_actor_name
+from spade_train.backends.openrlhf.ray_actor import state_actor_name
 from spade_train.cli import main
-from spade_train.run_config import load_run_config, parse_run_config
+from spade_train.config import load_run_config, parse_run_config
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RECIPES = sorted((REPO_ROOT / "configs" / "recipes").glob("*.toml"))
@@ -73,10 +75,14 @@ def test_recipes_cover_the_paper_models_settings_baselines_and_ablations():
     for model in ("qwen3-4b", "qwen3-8b", "qwen3-30b-a3b"):
         assert configs[f"{model}-games"].loop.kinds == ["multi_turn_game"]
         assert configs[f"{model}-tool-use"].loop.kinds == ["tool_use"]
-        assert configs[f"{model}-tool-use"].loop.envs_per_iteration == 8  # ref: 8 new tool-use envs
+        tool_use = configs[f"{model}-tool-use"]
+        # ref: tool use regenerates 24 games every 8 steps, trained 8 steps later (16 every 32 for 4B)
+        cadence = (16, 32, 32) if model == "qwen3-4b" else (24, 8, 8)
+        assert (tool_use.loop.envs_per_iteration, tool_use.openrlhf.designer_every,
+                tool_use.openrlhf.designer_delay_steps) == cadence
         assert configs[f"{model}-tool-use"].openrlhf.kl_coef == 0.005  # ref: KL 0.005 for tool use
     assert configs["qwen3-8b-games"].openrlhf.kl_coef == 0.005 and configs["qwen3-30b-a3b-games"].openrlhf.kl_coef == 0
-    assert {configs[n].openrlhf.pool for n in ("baseline-fixed-rlve", "baseline-fixed-frontier")} == {"fixed"}
+    assert {configs[n].openrlhf.environments for n in ("baseline-fixed-rlve", "baseline-fixed-frontier")} == {"fixed"}
     assert not configs["ablation-no-corpus"].loop.use_corpus and not configs["ablation-no-memory"].loop.use_memory
     assert not configs["ablation-no-designer-training"].loop.train_designer
     reference = configs["qwen3-30b-a3b-games"]
@@ -108,7 +114,7 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
         "--rollout.batch_size": str(section.rollout_batch_size),
         "--rollout.n_samples_per_prompt": str(section.n_samples_per_prompt),
         "--rollout.temperature": str(config.sampling.temperature),
-        "--train.batch_size": "192",
+        "--train.batch_size": str(config.grpo.mini_batch),
         "--data.max_len": "32768",
         "--actor.num_nodes": str(section.nodes),
         "--vllm.num_engines": str(section.vllm_engines),
@@ -120,30 +126,40 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
     assert {"--train.colocate_all", "--vllm.enable_sleep", "--ds.enable_sleep", "--algo.dynamic_filtering_enable",
             "--ckpt.save_hf"} <= set(flags)
     assert ("--algo.kl.use_loss" in flags) == (section.kl_coef > 0)
-    # The rows: placeholders whose labels name the role and the run's pool actor.
+    # The rows: placeholders whose labels name the role and the run's shared-state actor.
     lines = [json.loads(line) for line in (out / "openrlhf" / "prompts.jsonl").read_text().splitlines()]
-    assert len(lines) == config.run.iterations * section.rollout_batch_size
+    # Headroom for dynamic filtering: at the expected pass rate (a quarter of the groups kept) the rows
+    # last the configured steps; designer rows are spread over them so that the steps trained get the
+    # reference's designs per step.
+    assert row_headroom(config) == 4.0 and section.expected_pass_rate == 0.25
+    assert len(lines) == config.run.iterations * section.rollout_batch_size * 4
     labels = [RowLabel.parse(line["label"]) for line in lines]
     designers = [label for label in labels if label.role == "designer"]
-    designs_per_step = (0 if section.pool == "fixed"
+    designs_per_step = (0 if section.environments == "fixed"
                         else config.loop.envs_per_iteration / section.designer_every)
-    assert len(designers) * section.n_samples_per_prompt == designs_per_step * config.run.iterations
-    assert {label.pool for label in labels} == {pool_actor_name(out)}
+    # Rows are whole: the designs a run asks for, to within one row (4B tool use: 16 every 32 of 500 steps).
+    assert abs(len(designers) * section.n_samples_per_prompt - designs_per_step * config.run.iterations) \
+        < section.n_samples_per_prompt
+    # Long sequences and multi-turn histories: ring attention, token-budget micro-batches, prefix caching.
+    assert value_of(flags, "--ds.ring_attn_size") == "2" and "--train.dynamic_batch_enable" in flags
+    assert value_of(flags, "--train.max_tokens_per_gpu") == "16384" and "--vllm.enable_prefix_caching" in flags
+    assert config.openrlhf.enable_thinking is (False if config.model.path == "Qwen/Qwen3-8B" else None)
+    assert {label.actor for label in labels} == {state_actor_name(out)}
     assert {label.skill for label in designers} == (set(config.loop.skills) if designers else set())
     written = with_absolute_paths(config)
     assert json.loads((out / "config.json").read_text()) == json.loads(written.model_dump_json())
     assert written.openrlhf.fixed_pool is None or Path(written.openrlhf.fixed_pool).is_absolute()
-    if section.pool == "fixed":
+    if section.environments == "fixed":
         assert "is not a directory here" in output
-    assert not (out / "pool_state.json").exists()  # nothing started
+    assert not (out / "state").exists()  # nothing started
 
 
 def test_rows_spread_designers_evenly_and_cycle_skills_and_conditions():
     config = load_run_config(REPO_ROOT / "configs" / "recipes" / "qwen3-30b-a3b-games.toml")
     config = config.model_copy(update={"loop": config.loop.model_copy(
         update={"agent_train_conditions": ["hinted", "unhinted"]})})
-    labels = plan_rows(config, pool="p", namespace="spade")
-    cycle = 4 * 24
+    labels = plan_rows(config, actor="p", namespace="spade")
+    cycle = 4 * 24 * 4  # 4 steps' worth of rows at the expected pass rate of 1/4
     for start in range(0, len(labels), cycle):
         assert sum(label.role == "designer" for label in labels[start:start + cycle]) == 3  # ref: 24 envs / 4 steps
     designers = [label for label in labels if label.role == "designer"]
@@ -174,11 +190,16 @@ def test_command_options_follow_the_configuration(tmp_path, known_flags):
         ({"loop": {"envs_per_iteration": 20}}, "must be a multiple of openrlhf.n_samples_per_prompt"),
         ({"design": {"language": "signal", "hinter": "design"}}, "design.language = \"python\""),
         ({"sampling": {"designer_temperature": 1.0}}, "designer_temperature equal to sampling.temperature"),
-        ({"openrlhf": {"pool": "fixed"}}, "needs openrlhf.fixed_pool"),
+        ({"openrlhf": {"environments": "fixed"}}, "needs openrlhf.fixed_pool"),
         ({"openrlhf": {"async_rollouts": True}}, "set openrlhf.colocate = false"),
         ({"openrlhf": {"vllm_engines": 4}}, "must equal nodes * gpus_per_node"),
         ({"loop": {"train_designer": False}, "grpo": {"drop_zero_variance": False}}, "grpo.drop_zero_variance"),
         ({"openrlhf": {"typo_key": 1}}, "openrlhf.typo_key"),
+        ({"openrlhf": {"importance_correction": "seq"}}, "makes the loss NaN"),
+        ({"openrlhf": {"row_headroom": 2.0, "designer_delay_steps": 0}, "loop": {"train_designer": True},
+          "grpo": {"drop_zero_variance": False}}, "every row is trained"),
+        ({"openrlhf": {"dynamic_batch": False}}, "set openrlhf.dynamic_batch = true"),
+        ({"openrlhf": {"packing_samples": False}}, "need packed samples"),
     ],
 )
 def test_configuration_mistakes_are_one_line_errors(change, message, tmp_path, capsys):
@@ -199,7 +220,7 @@ def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
     out = tmp_path / "run"
     cases = [
         (["--config", embedded, "--out", str(out), "--dry-run"], "--dry-run and --address are for the openrlhf"),
-        (["--config", embedded, "--out", str(out), "--backend", "openrlhf", "--dry-run"], "design.language"),
+        (["--config", embedded, "--out", str(out), "--set", "run.backend=openrlhf", "--dry-run"], "design.language"),
         (["--config", recipe, "--out", str(out), "--dry-run", "--resume"], "holds no started OpenRLHF run"),
         (["--config", recipe, "--out", str(out), "--address", "http://127.0.0.1:9"], "could not submit"),
     ]
@@ -207,7 +228,7 @@ def test_command_line_mistakes_are_one_line_errors(tmp_path, capsys):
         code, _ = dry_run(argv)
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and message in err, (argv, err)
-    (out / "pool_state.json").write_text("{}")  # the run has started
+    (out / "state").mkdir()  # the run has started: its shared state has a checkpoint
     code, _ = dry_run(["--config", recipe, "--out", str(out), "--dry-run"])
     assert code == 2 and "pass --resume" in capsys.readouterr().err
     code, output = dry_run(["--config", recipe, "--out", str(out), "--dry-run", "--resume"])
@@ -233,12 +254,32 @@ def test_the_driver_checks_flags_and_the_wandb_key_before_starting_ray(tmp_path,
     assert flags == ["--train.agent_func_path", str(agent_executor_path()), "--rollout.batch_size", "2"]
 
 
+def test_the_wandb_key_reaches_the_workers_by_environment_and_never_the_arguments(tmp_path, monkeypatch):
+    """OpenRLHF prints its arguments and uploads them as the W&B config: the key must not be among them."""
+    recipe = REPO_ROOT / "configs" / "recipes" / "qwen3-4b-games.toml"
+    assert dry_run(["--config", str(recipe), "--out", str(tmp_path), "--dry-run"])[0] == 0
+    secret = "wandb-secret-0123456789abcdef"
+    monkeypatch.setenv("SPADE_TEST_WANDB", secret)
+    seen: dict[str, Any] = {}
+
+    def train(config: Any, run_dir: Path, flags: list[str], **options: Any) -> int:
+        seen.update(flags=flags, **options)
+        return 0
+
+    monkeypatch.setattr(driver, "train", train)
+    assert driver.main(["--run-dir", str(tmp_path), "--wandb-key-env", "SPADE_TEST_WANDB", "--",
+                        "--rollout.batch_size", "2"]) == 0
+    assert secret not in " ".join(seen["flags"]) and seen["secrets"] == {"WANDB_API_KEY": secret}
+    # OpenRLHF turns W&B on only when the flag is set; W&B reads the key from WANDB_API_KEY and skips login.
+    assert value_of(seen["flags"], "--logger.wandb.key") == driver.WANDB_KEY_PLACEHOLDER
+
+
 def test_row_labels_are_checked():
-    label = RowLabel(role="designer", row=3, samples=8, pool="p", namespace="spade", skill="Optimization",
+    label = RowLabel(role="designer", row=3, samples=8, actor="p", namespace="spade", skill="Optimization",
                      kind="multi_turn_game")
     assert RowLabel.parse(label.to_json()) == label and "Optimization" in label.prompt_text()
-    for text, message in [("plain text", "not JSON"), ('{"spade": 1, "role": "critic"}', "role"),
-                          (RowLabel(role="agent", row=0, samples=2, pool="p", namespace="s").to_json()
+    for text, message in [("plain text", "not JSON"), ('{"spade": 2, "role": "critic"}', "role"),
+                          (RowLabel(role="agent", row=0, samples=2, actor="p", namespace="s").to_json()
                            .replace('"agent"', '"designer"'), "skill and a kind")]:
         with pytest.raises(LabelError, match=message):
             RowLabel.parse(text)

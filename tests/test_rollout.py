@@ -7,10 +7,10 @@ import re
 
 import pytest
 
+from spade_envs.contract.episode import inject_hint
 from spade_envs.runtime import ExecutionLimits, create_backend
-from spade_envs.runtime.pool import SessionPool
-from spade_train.hints import inject_hint
-from spade_train.policies.base import Generation, GenerationRequest
+from spade_envs.runtime.threads import SessionThreads
+from spade_train.policies.base import Generation, GenerationRequest, SamplingParams
 from spade_train.rollout import RolloutConfig, evaluate_environment
 from tests.conftest import COUNTER_ENV
 
@@ -29,7 +29,7 @@ class ReadsTheNumber:
         if self.fail_every and len(self.requests) % self.fail_every == 0:
             return Generation(text="", error="HTTP 503")
         observation = request.messages[-1]["content"]
-        number = re.findall(r"It is (\d+)", observation)
+        number = [str(int(a) + int(b)) for a, b in re.findall(r"It is (\d+) plus (\d+)", observation)]
         guess = number[-1] if number and "HINT" in observation else "0"
         return Generation(text=f"My answer: \\boxed{{{guess}}}")
 
@@ -41,9 +41,10 @@ def backend():
 
 def _evaluate(policy, backend, source, hint, k=4):
     async def main():
-        with SessionPool(backend, workers=2) as pool:
-            return await evaluate_environment(policy, backend, pool, source, hint=hint,
-                                              config=RolloutConfig(episodes_per_condition=k, seed=3))
+        with SessionThreads(backend, workers=2) as threads:
+            config = RolloutConfig(episodes_per_condition=k, sampling=SamplingParams(), return_mode="terminal_clipped",
+                                   seed=3)
+            return await evaluate_environment(policy, backend, threads, source, hint=hint, config=config)
     return asyncio.run(main())
 
 

@@ -6,7 +6,11 @@ the attempt must end::
 
     # expect: <verdict>[|<verdict>...] at <open_session|reset|step|close>
     # observation: <text>        (optional) the exact observation a "contained" call must return
-    # check: reload-runs-source  (optional) a second session of the same source must run that source
+    # check: <name>[,<name>]     (optional) extra host-side checks: reload-runs-source (a second session of the
+                                 same source must run that source), bounded-error (the error's fields are
+                                 what the host can vouch for: its phase, a line of the source or none, no
+                                 SDK type name, one bounded line), output-bounded (captured output is cut
+                                 to the limit on the host), class-name-bounded (the loaded class name is short)
     # weakness: <text>           (optional) a known sandbox weakness: the verdict check is expected to fail
 
 Verdicts:
@@ -77,6 +81,8 @@ REPO_FILE = REPO_ROOT / "pyproject.toml"
 SECRET_NAME = "SPADE_HOSTILE_SECRET"
 LIMITS = ExecutionLimits(call_timeout_s=1.0, memory_mb=64)
 MAX_PROGRAM_SECONDS = 6.0
+MAX_HOST_GROWTH_MB = 256
+"""The host's resident memory may not grow by this much while one program runs."""
 """One program, including its timeouts (1 s each) and the recovery reset, must end within this."""
 MAX_PLAIN_DEPTH = 64
 """Deepest plain structure a 'contained' reply may carry (the guest itself truncates at about 33)."""
@@ -258,6 +264,14 @@ COVERAGE: dict[str, tuple[str, ...]] = {
         "exception_message_injection",
     ),
     "environment variables": ("env_var_read",),
+    "replies claiming what only the host knows": (
+        "forged_timeout_kind",
+        "forged_load_kind_after_load",
+        "forged_exception_fields",
+        "forged_output_flood",
+        "class_name_huge",
+        "reward_range_nan",
+    ),
 }
 
 
@@ -444,9 +458,9 @@ def known_good_still_works(backend) -> None:
     """A fresh session of a known-good environment on the same backend object: reset and win in one step."""
     with backend.open_session(COUNTER_ENV) as session:
         first = session.reset(7)
-        target = re.search(r"It is (\d+)\.", first.observation)
+        target = re.search(r"It is (\d+) plus (\d+)\.", first.observation)
         assert target, f"known-good reset returned {first.observation!r}"
-        result = session.step(f"\\boxed{{{target.group(1)}}}")
+        result = session.step(f"\\boxed{{{int(target.group(1)) + int(target.group(2))}}}")
         assert (result.observation, result.reward, result.terminated) == ("correct", 1.0, True), result
 
 
@@ -460,6 +474,9 @@ class Outcome:
     close_error: BaseException | None = None
     close_seconds: float = 0.0
     second_load_observation: str | None = None
+    class_name: str | None = None
+    output_chars: int = 0
+    """The most captured output the host kept after any one call."""
 
     def observation(self, call: str) -> str | None:
         result = self.results.get(call)
@@ -476,12 +493,14 @@ def run_program(backend, source: str, ctx: HostContext, program: Program | None 
         session = backend.open_session(source, init_kwargs=ctx.init_kwargs())
     except Exception as error:  # noqa: BLE001 -- anything, even a non-SDK exception, is recorded and judged
         return Outcome("open_session", error)
-    outcome = Outcome("open_session")
+    outcome = Outcome("open_session", class_name=session.loaded.class_name)
     try:
         for call in ("reset", "step"):
             outcome.call = call
             try:
                 result = session.reset(0) if call == "reset" else session.step("go")
+                output = getattr(session._transport, "last_output", "") or ""
+                outcome.output_chars = max(outcome.output_chars, len(output))
             except Exception as error:  # noqa: BLE001
                 outcome.error = error
                 if call == "step" and isinstance(error, EnvRuntimeError):
@@ -607,6 +626,8 @@ def verdict_problems(program: Program, outcome: Outcome) -> list[str]:
             problems.append(f"{name} has an empty message")
         elif "\n" in message or "\r" in message:
             problems.append(f"{name} message spans {message.count(chr(10)) + 1} lines ({len(message)} chars)")
+        if "bounded-error" in program.checks:
+            problems += bounded_error_problems(program, error)
         return problems
     kinds = {v.kind for v in program.verdicts}
     if "blocked" in kinds and _marker(outcome.observation(program.call)):
@@ -625,6 +646,11 @@ def verdict_problems(program: Program, outcome: Outcome) -> list[str]:
             outcome.close_error is not None or outcome.close_seconds > 3 * LIMITS.call_timeout_s
         ):
             problems.append(f"close() raised {outcome.close_error!r} after {outcome.close_seconds:.1f} s")
+        if "output-bounded" in program.checks and outcome.output_chars > LIMITS.max_output_bytes:
+            problems.append(f"the host kept {outcome.output_chars:,} characters of output, over the "
+                            f"{LIMITS.max_output_bytes:,} limit")
+        if "class-name-bounded" in program.checks and len(outcome.class_name or "") > 200:
+            problems.append(f"the loaded class name has {len(outcome.class_name or ''):,} characters")
         if "reload-runs-source" in program.checks and outcome.second_load_observation != outcome.observation(
             "reset"
         ):
@@ -637,6 +663,24 @@ def verdict_problems(program: Program, outcome: Outcome) -> list[str]:
     problems.append(
         f"the run ended normally at {outcome.call}() with {got!r:.200}; expected {expected} at {program.call}"
     )
+    return problems
+
+
+def bounded_error_problems(program: Program, error: BaseException) -> list[str]:
+    """An error built from a forged reply may only carry what the host can vouch for."""
+    problems = []
+    if isinstance(error, EnvCodeError):
+        lines = program.path.read_text(encoding="utf-8").count("\n") + 1
+        if error.line is not None and not 1 <= error.line <= lines:
+            problems.append(f"line {error.line} is not a line of the source")
+        if error.phase != program.call:
+            problems.append(f"phase {error.phase!r}, but the host sent {program.call}()")
+        if error.exc_type in SDK_ERRORS:
+            problems.append(f"the exception passes for the host's own {error.exc_type}")
+        if len(error.exc_message) > 300 or "\n" in error.exc_message:
+            problems.append(f"message of {len(error.exc_message):,} characters or several lines")
+    if isinstance(error, EnvTimeoutError):
+        problems.append("a forged reply became a timeout")
     return problems
 
 
@@ -694,7 +738,7 @@ def test_hostile_program_in_wasm(program: Program, wasm_backend, listener, host_
     assert elapsed < MAX_PROGRAM_SECONDS, f"{program.name}: took {elapsed:.1f} s"
     assert outcome.close_error is None, f"{program.name}: session.close() raised {outcome.close_error!r}"
     assert outcome.close_seconds < 3 * LIMITS.call_timeout_s, f"close() took {outcome.close_seconds:.1f} s"
-    assert _rss_mb() - rss_before < 300, (
+    assert _rss_mb() - rss_before < MAX_HOST_GROWTH_MB, (
         f"{program.name}: host memory grew {rss_before:.0f} -> {_rss_mb():.0f} MB"
     )
     known_good_still_works(wasm_backend)

@@ -10,7 +10,7 @@ import pytest
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_train.designer.prompts import DesignerPrompt
-from spade_train.embedded.signal_language import (
+from spade_train.designer.signal_language import (
     CLASS_NAME,
     CODES,
     COLOURS,
@@ -64,7 +64,7 @@ def backend():
     (SignalDesign("oak", 4, 3, 0), set()),
     (SignalDesign("ash", 3, 5, 2), set()),
     (SignalDesign("elm", 1, 3, 0), {"seeds_vary"}),  # one colour: every seed is the same game
-    (SignalDesign("yew", 2, 1, 1), {"trivially_solvable"}),  # a constant move wins half the time
+    (SignalDesign("yew", 2, 1, 1), {"distinct_tasks"}),  # two colours, one move: two tasks in all
 ])
 def test_the_real_checker_decides_validity(backend, design, failing):
     report = validate_source(render_environment(design), backend, config=QUICK)
@@ -112,7 +112,7 @@ def test_design_hinter_names_the_code_and_passes_the_leak_check():
 def test_the_tokenizer_knows_every_word_the_model_reads(backend):
     pytest.importorskip("tokenizers")
     pytest.importorskip("transformers")
-    from spade_train.embedded.model import train_word_tokenizer
+    from spade_train.backends.embedded.model import train_word_tokenizer
 
     tokenizer = train_word_tokenizer(vocabulary_text(("Logical Deduction",)))
     rng = random.Random(3)

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from spade_train.backends.embedded.trainer import training_samples
 from spade_train.cli import main
-from spade_train.embedded.trainer import Checkpoints, training_samples
-from spade_train.loop import DesignAttempt, IterationResult
+from spade_train.config import ConfigError, RunConfig, load_run_config, override_config, parse_run_config
+from spade_train.designer.prompts import DesignerPrompt
+from spade_train.environments import EnvironmentRecord
+from spade_train.loop import DesignAttempt, DesignerScore, DesignPlan, IterationResult, Outcome
 from spade_train.policies.base import Generation
 from spade_train.rollout import AgentTurn, EnvEvaluation, Episode
-from spade_train.run_config import ConfigError, RunConfig, load_run_config, parse_run_config
-from spade_train.run_dir import RunDirectory
+from spade_train.run.directory import Checkpoints, RunDirectory
 from tests.tiny_model import tiny_model_dir  # noqa: F401 - a session fixture
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,12 +65,32 @@ def test_config_errors_name_the_key_and_are_one_line(tmp_path):
         load_run_config(broken)
 
 
+def test_set_overrides_any_key_in_toml_syntax_and_is_validated_again(tmp_path):
+    path = tmp_path / "run.toml"
+    path.write_text("[run]\niterations = 2\n[loop]\nenvs_per_iteration = 4\n")
+    config = load_run_config(path, ["run.iterations=3", "loop.skills=['Optimization']", "loop.corpus=hf:x/y",
+                                    "grpo.kl_to_reference={designer = 0.2}", "model.tiny.hidden_size=16"])
+    assert (config.run.iterations, config.loop.envs_per_iteration, config.loop.skills) == (3, 4, ["Optimization"])
+    assert config.loop.corpus == "hf:x/y" and config.grpo.kl_to_reference == {"designer": 0.2}
+    assert config.model.tiny.hidden_size == 16
+    assert override_config(config, ["loop.reward=solve_rate"]).loop.reward == "solve_rate"
+    with pytest.raises(ConfigError, match=r"loop\.envs: Extra inputs are not permitted"):
+        load_run_config(path, ["loop.envs=3"])
+    with pytest.raises(ConfigError, match="write KEY=VALUE"):
+        load_run_config(path, ["run.iterations"])
+    with pytest.raises(ConfigError, match="the signal design language writes multi_turn_game"):
+        load_run_config(path, ["loop.kinds=['tool_use']"])
+    with pytest.raises(ConfigError, match="run.iterations is a value, not a table"):
+        load_run_config(path, ["run.iterations.x=1"])
+
+
 @pytest.mark.parametrize(("setup", "argv", "message"), [
     ("", ["--config", "missing.toml"], "cannot read config"),
     ("bad", ["--config", "bad.toml"], "loop.nonsense: Extra inputs are not permitted"),
     ("", ["--config", "ok.toml", "--resume"], "has no checkpoints to resume from"),
     ("existing", ["--config", "ok.toml"], "already holds a run; pass --resume"),
-    ("", ["--config", "ok.toml", "--iterations", "0"], "--iterations must be at least 1"),
+    ("", ["--config", "ok.toml", "--set", "run.iterations=0"], "run.iterations: Input should be greater than"),
+    ("", ["--config", "ok.toml", "--set", "policies.designer=http://127.0.0.1:9/v1"], "spade-train run trains"),
     ("", ["--config", str(REPO / "configs" / "transformers-local.toml")], "is not a directory"),
 ])
 def test_run_usage_errors_are_one_line_exit_2(tmp_path, monkeypatch, capsys, setup, argv, message):
@@ -104,7 +126,7 @@ def test_embedded_run_trains_checkpoints_and_resumes(tmp_path, capsys):
     assert (out / "checkpoints" / "reference" / "config.json").is_file()  # the KL anchor, kept for resume
     assert len((out / "attempts.jsonl").read_text().splitlines()) == 8
 
-    assert main(["run", "--config", str(config), "--out", str(out), "--resume", "--iterations", "3"]) == 0
+    assert main(["run", "--config", str(config), "--out", str(out), "--resume", "--set", "run.iterations=3"]) == 0
     assert "resuming after iteration 2" in capsys.readouterr().out
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [row["step"] for row in rows] == [1, 2, 3]
@@ -121,14 +143,14 @@ def test_resume_drops_records_of_iterations_after_the_checkpoint(tmp_path):
 
 
 def test_a_checkpoint_interrupted_mid_swap_is_still_found(tmp_path):
-    checkpoints = Checkpoints(RunDirectory(tmp_path))
+    checkpoints = Checkpoints(tmp_path / "checkpoints")
     assert checkpoints.find() is None
     checkpoints.previous.mkdir(parents=True)
     (checkpoints.previous / "trainer_state.json").write_text('{"step": 4}')
     assert checkpoints.find() == checkpoints.previous  # killed between the two renames
     checkpoints.latest.mkdir()
     (checkpoints.latest / "trainer_state.json").write_text('{"step": 5}')
-    assert checkpoints.find() == checkpoints.latest
+    assert checkpoints.find() == checkpoints.latest and checkpoints.state() == {"step": 5}
 
 
 # ------------------------------------------------------------------------------ samples
@@ -144,23 +166,32 @@ def _episode(won: bool, hinted: bool, turns: int = 1) -> Episode:
     return episode
 
 
-def _attempt(skill: str, reward: float, evaluation: EnvEvaluation | None) -> DesignAttempt:
-    from spade_envs.spec.models import EnvSpec
+def _attempt(skill: str, reward: float, evaluation: EnvEvaluation | None) -> tuple[DesignAttempt, DesignerScore]:
+    from spade_envs.spec.models import EnvSpec, env_id_for
 
-    attempt = DesignAttempt(kind="multi_turn_game", skill=skill, prompt=[], generation=_generation(7))
-    attempt.reward = reward
+    plan = DesignPlan(kind="multi_turn_game", skill=skill, step=1, seed=0,
+                      prompt=DesignerPrompt(kind="multi_turn_game", skill=skill))
+    environment = None
     if evaluation is not None:
-        attempt.spec = EnvSpec(id="env-" + skill.encode().hex()[:16].ljust(16, "0"), class_name="XEnv",
-                               kind="multi_turn_game", skill=skill, max_turns=5)
-        attempt.evaluation = evaluation
-    return attempt
+        code = f"class XEnv:  # {skill}\n    pass\n"
+        environment = EnvironmentRecord(EnvSpec(id=env_id_for(code), class_name="XEnv", kind="multi_turn_game",
+                                                skill=skill, max_turns=5), code)
+    attempt = DesignAttempt(plan=plan, prompt=[], generation=_generation(7),
+                            outcome=Outcome.PLAYED if evaluation is not None else Outcome.INVALID, detail="",
+                            environment=environment, evaluation=evaluation)
+    return attempt, DesignerScore(raw=reward, reward=reward, baseline=0.0)
+
+
+def _result(*scored: tuple[DesignAttempt, DesignerScore]) -> IterationResult:
+    return IterationResult(step=1, attempts=tuple(a for a, _ in scored), scores=tuple(s for _, s in scored),
+                           seconds=0.0)
 
 
 def test_training_samples_use_role_groups_and_drop_flat_ones():
     mixed = EnvEvaluation(hinted=[_episode(True, True, turns=2), _episode(False, True)],
                           unhinted=[_episode(False, False), _episode(False, False)])
     attempts = [_attempt("Logic", 0.3, mixed), _attempt("Logic", -0.3, None), _attempt("Pattern", 0.0, None)]
-    batch = training_samples(IterationResult(step=1, attempts=attempts, seconds=0.0))
+    batch = training_samples(_result(*attempts))
     # Unhinted plays all lost (a flat group: dropped); the single "Pattern" design is a flat group too.
     assert batch.designer == 2 and batch.zero_variance_groups == 2
     assert batch.agent == 3  # the winning hinted episode has two turns, each a sample
@@ -168,23 +199,24 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
     assert sorted(s.advantage for s in agent) == pytest.approx([-1.0, 1.0, 1.0])
     designer = [s for s in batch.samples if s.role == "designer"]
     assert sorted(s.advantage for s in designer) == pytest.approx([-0.3, 0.3])
-    only_unhinted = training_samples(IterationResult(1, attempts, 0.0), agent_conditions=("unhinted",),
+    only_unhinted = training_samples(_result(*attempts), agent_conditions=("unhinted",),
                                      train_designer=False)
     assert only_unhinted.samples == [] and only_unhinted.zero_variance_groups == 1
     # With an entropy bonus for the designer, its flat group stays in the batch at advantage 0 (the
     # bonus is what acts on a collapsed designer); the agent's flat group is still dropped.
-    with_bonus = training_samples(IterationResult(1, attempts, 0.0), regularised_roles=("designer",))
+    with_bonus = training_samples(_result(*attempts), regularised_roles=("designer",))
     assert with_bonus.designer == 3 and with_bonus.agent == 3
     assert sorted(s.advantage for s in with_bonus.samples if s.role == "designer") == pytest.approx([-0.3, 0.0, 0.3])
 
 
-def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir):  # noqa: F811
-    """The recipe for real models, exercised with the tiny random model: it writes no valid code (its
-    context is too short for the designer prompt), and the run still completes, recording each failure."""
+def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir, capsys):  # noqa: F811
+    """The recipe for real models, exercised with the tiny random model: its context is too short for the
+    designer prompt, so every designer call fails. The run records the iteration, then stops with the
+    cause in one line (exit 1) instead of carrying on with nothing to show."""
     config = tmp_path / "python.toml"
     config.write_text(f"""
 [run]
-iterations = 1
+iterations = 3
 [model]
 path = "{tiny_model_dir}"
 [design]
@@ -202,15 +234,26 @@ agent_max_tokens = 4
 drop_zero_variance = false
 """)
     out = tmp_path / "run"
-    assert main(["run", "--config", str(config), "--out", str(out)]) == 0
-    row = json.loads((out / "metrics.jsonl").read_text().splitlines()[0])
-    assert row["designs"] == 2 and row["valid_rate"] == 0.0
+    assert main(["run", "--config", str(config), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("spade-train: error: iteration 1: all 2 designer calls failed; the first: the designer "
+                          "call failed:") and "the run stops" in err
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["designs"] == 2 and rows[0]["valid_rate"] == 0.0
     attempts = [json.loads(line) for line in (out / "attempts.jsonl").read_text().splitlines()]
-    # The full designer prompt is longer than the tiny model's context: each call fails, and is recorded.
-    assert all(a["rejection"] for a in attempts) and len(attempts) == 2
+    assert [a["outcome"] for a in attempts] == ["designer_failed"] * 2 and all(a["detail"] for a in attempts)
 
 
 def test_committed_run_config_schema_is_current(capsys):
     assert main(["schema", "--out", str(REPO / "schemas"), "--check"]) == 0, "regenerate with `make schemas`"
     schema = json.loads((REPO / "schemas" / "run_config.schema.json").read_text())
     assert schema["additionalProperties"] is False and "loop" in schema["properties"]
+
+
+def test_the_public_api_is_importable_from_the_package():
+    import spade_train
+
+    assert all(getattr(spade_train, name) is not None for name in spade_train.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'LoopConfig'"):
+        spade_train.LoopConfig  # noqa: B018 - the settings live in RunConfig only

@@ -37,7 +37,7 @@ def build_tiny_model(
     seed: int = 0,
 ) -> Path:
     """Write a tiny ``architecture`` ("qwen2" or "llama") model and its tokenizer to ``directory``."""
-    from spade_train.embedded.model import (
+    from spade_train.backends.embedded.model import (
         TinyModelConfig,
         build_causal_lm,
         save_checkpoint_files,

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/third_party/fuzz_third_party.py              # every game, 100 examples
     .venv/bin/python benchmarks/third_party/fuzz_third_party.py --library gem --only Sudoku --examples 50
 
-Each game gets an adapter (``adapters.py``) and goes through the validator's static and fuzz tiers on
+Each game gets an adapter (``spade_envs/interop/third_party.py``) and goes through the validator's static and fuzz tiers on
 the ``process`` backend (the WebAssembly sandbox lacks these packages), with the library added to the
 allowed imports. The fuzzer stops at the first violated property. When that property is one of the
 known contract differences between Gym-style libraries and the SPADE contract (a step after the end,
@@ -33,13 +33,19 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
-
-from adapters import LIBRARIES, SHIMS, GameSpec, file_name_for, offline_reason, probe_game, render_adapter
 
 from spade_envs.checks.static import StaticConfig, run_static_checks
 from spade_envs.fuzz.runner import FuzzConfig, fuzz_environment
+from spade_envs.interop.third_party import (
+    LIBRARIES,
+    SHIMS,
+    GameSpec,
+    file_name_for,
+    offline_reason,
+    probe_game,
+    render_adapter,
+)
 from spade_envs.runtime.backend import create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits

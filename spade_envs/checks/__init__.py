@@ -3,7 +3,7 @@
 from spade_envs.checks.catalogue import CHECKS, CHECKS_BY_NAME, CheckInfo, check_names
 from spade_envs.checks.dynamic import CheckConfig, DynamicChecker
 from spade_envs.checks.static import StaticConfig, run_static_checks
-from spade_envs.checks.validate import ValidatorConfig, validate_file, validate_source
+from spade_envs.checks.validate import ValidatorConfig, check_hint, validate_file, validate_source
 from spade_envs.contract.probes import GARBAGE_ACTIONS
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "DynamicChecker",
     "StaticConfig",
     "ValidatorConfig",
+    "check_hint",
     "check_names",
     "run_static_checks",
     "validate_file",

@@ -2,117 +2,234 @@
 
 In SPADE the designer is paid by regret: the hinted agent's return minus the unhinted one. A hint
 that contains the answer maximises regret without teaching anything, and a designer trained on it
-learns to cheat. The prompt asks for no answer; this check enforces it.
+learns to cheat. The prompt asks for no answer; this check enforces it, in two passes:
+
+1. ``find_hint_leak``, the cheap first pass: the hint's text against each seed's answer in every form
+   ``leaks.text_candidates`` knows (the number, an unreduced fraction, numerator and denominator
+   named apart, a decimal rounded from it, the number spelled out, its digits reversed), most of the
+   winning move sequence in order, or most of the solution's tool calls;
+2. ``hint_reader_policies``, the proof: policies that read the hint and play what they find in it
+   (every number, fraction, spelled number, quoted or boxed string, letter; the hint's moves in order).
+   A hint that lets such a reader win more often than chance is a leak, whatever form it used.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from fractions import Fraction
 from typing import Any
 
-from spade_envs.contract.actions import extract_boxed
+from spade_envs.checks.leaks import (
+    action_content,
+    answer_key,
+    clean_control,
+    number_words,
+    parse_number,
+    spelled_numbers,
+    squeeze,
+    text_candidates,
+)
+from spade_envs.checks.probes import Policy, SeedCase, distinct_answer_chance
+from spade_envs.contract.actions import solution_to_actions, tool_use_script
 
-_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
-_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-MIN_SEQUENCE_MOVES = 4
-"""A hint may name a move or two; spelling out this many solution moves in order gives the game away."""
-
-
-def number_words(value: int) -> str | None:
-    """English words for 0..999 ('forty-two'), the forms a hint might spell a number in."""
-    if not 0 <= value < 1000:
-        return None
-    if value < 20:
-        return _SMALL[value]
-    if value < 100:
-        tens, ones = divmod(value, 10)
-        return _TENS[tens] + (f"-{_SMALL[ones]}" if ones else "")
-    hundreds, rest = divmod(value, 100)
-    return f"{_SMALL[hundreds]} hundred" + (f" and {number_words(rest)}" if rest else "")
-
-
-def _normalise(text: str) -> str:
-    """Lower case, thousands separators dropped (1,000 -> 1000), punctuation turned into spaces."""
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.lower())
-    return " ".join(re.sub(r"[^\w.\-/]+", " ", text).split())
-
-
-def answer_forms(answer: str) -> set[str]:
-    """The answer and the other ways to write it: numeric variants and number words."""
-    text = _normalise(answer)
-    forms = {text} if text else set()
-    try:
-        number = Fraction(text.replace(",", ""))
-    except (ValueError, ZeroDivisionError):
-        return forms
-    forms.add(str(number.numerator) if number.denominator == 1 else f"{number.numerator}/{number.denominator}")
-    decimal = float(number)
-    forms.add(f"{decimal:g}")
-    if number.denominator == 1:
-        value = number.numerator
-        forms.add(f"{value}.0")
-        words = number_words(abs(value))
-        if words:
-            forms.add(("minus " if value < 0 else "") + words)
-    return {form for form in forms if form}
-
-
-def _contains(hint: str, form: str) -> bool:
-    """Whole-token containment, so that the answer 12 does not match 'step 120'."""
-    return re.search(rf"(?<![\w.]){re.escape(form)}(?![\w]|\.\d)", hint) is not None
+MIN_SEQUENCE_MOVES = 3
+"""A hint may name a move or two; naming this many of the solution's moves, in order, gives the game away."""
+SEQUENCE_SHARE = 0.6
+"""Naming this share of the winning moves (or tool calls), in order, is a leak."""
+MAX_HINT_CHARS = 4_000
+_DIRECT_KINDS = frozenset({"number", "fraction", "word", "phrase", "letter", "quoted", "boxed"})
+READER_KINDS = ("number", "fraction", "number_pair", "rounded_decimal", "reversed_number", "spelled_number",
+                "letter", "quoted", "boxed")
 
 
 def _final_answer(solution: Any, tool_use: bool) -> str | None:
     """The answer a solution states: a bare value, a one-move list, or a tool-use list's final answer."""
-    if isinstance(solution, (list, tuple)):
-        if tool_use and solution and not isinstance(solution[-1], dict):
-            return str(solution[-1])
-        if len(solution) == 1 and isinstance(solution[0], (str, int, float)):
-            return _final_answer(solution[0], tool_use)
+    actions = solution_to_actions(solution, tool_use=tool_use)
+    if not actions:
         return None
-    if solution is None:
-        return None
-    text = str(solution)
-    return extract_boxed(text) if "\\boxed{" in text else text
+    if tool_use or len(actions) == 1:
+        return action_content(actions[-1])
+    return None
 
 
-def _move_sequence(solution: Any) -> str | None:
-    if not isinstance(solution, (list, tuple)) or len(solution) < MIN_SEQUENCE_MOVES:
+def _final_move_number(solution: Any, tool_use: bool) -> str | None:
+    """The number in a game's winning last move (``\\boxed{guess 606}``): usually the secret itself."""
+    actions = solution_to_actions(solution, tool_use=tool_use)
+    if len(actions) < 2 or tool_use:
         return None
-    if any(not isinstance(move, str) for move in solution):
-        return None
-    moves = [extract_boxed(move) if "\\boxed{" in move else move for move in solution]
-    return "".join(re.sub(r"\W+", "", (m or "").lower()) for m in moves) or None
+    numbers = re.findall(r"-?\d+(?:\.\d+)?", action_content(actions[-1]))
+    return numbers[0] if len(numbers) == 1 and len(numbers[0].lstrip("-")) >= 2 else None
 
 
-def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False) -> str | None:
+def _in_order_share(needles: list[str], haystack: str) -> float:
+    """Which share of ``needles`` occurs in ``haystack`` one after another, in order (a subsequence)."""
+    position, found = 0, 0
+    for needle in needles:
+        if not needle:
+            continue
+        index = haystack.find(needle, position)
+        if index >= 0:
+            found += 1
+            position = index + len(needle)
+    return found / len(needles) if needles else 0.0
+
+
+def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
+                   tool_names: list[str] | None = None, replays: list[list[str]] | None = None) -> str | None:
     """How ``hint`` leaks one of the ``solutions`` (one per seed), or None if it does not.
 
+    ``replays``, when given, holds for each solution the observations its replay showed (the first
+    one, then one per move), so that a hint naming the states the winning path passes through is found.
     Answers shorter than two characters are not matched: a hint may well say 'in 3 moves'.
     """
-    normalised = _normalise(hint)
-    squeezed = re.sub(r"\W+", "", hint.lower())
-    for solution in solutions:
+    hint = clean_control(hint[:MAX_HINT_CHARS])
+    lowered = " ".join(hint.lower().split())
+    squeezed = squeeze(hint)
+    candidates = text_candidates(hint)
+    hint_numbers = [c.key for c in candidates if c.kind == "number"]
+    letters = [w.lower() for w in re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", hint)]
+    for index, solution in enumerate(solutions):
+        replay = replays[index] if replays and index < len(replays) else None
+        if replay and _names_intermediate_states(hint_numbers, replay):
+            return "gives the states the winning path passes through"
         answer = _final_answer(solution, tool_use)
         if answer is not None:
-            for form in sorted(answer_forms(answer), key=len, reverse=True):
-                if len(form) >= 2 and _contains(normalised, form):
-                    return f"contains the answer ({form!r})"
-        sequence = _move_sequence(solution)
-        if sequence and len(sequence) >= MIN_SEQUENCE_MOVES and sequence in squeezed:
-            return "spells out the winning move sequence"
-        final_number = _final_move_number(solution)
-        if final_number and _contains(normalised, final_number):
+            key = answer_key(answer)
+            if len(key) >= 2:
+                spelled = next((text for text, value in spelled_numbers(hint) if str(value) == key), None)
+                if spelled is not None:
+                    return f"contains the answer ({spelled!r})"
+                match = next((c for c in candidates if c.key == key), None)
+                if match is not None:
+                    how = "" if match.kind in _DIRECT_KINDS else f" as a {match.kind.replace('_', ' ')}"
+                    return f"contains the answer{how} ({match.text!r})"
+                if not parse_number(answer) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", lowered):
+                    return f"contains the answer ({key!r})"
+                value = parse_number(answer)
+                words = number_words(abs(value.numerator)) if value is not None and value.denominator == 1 else None
+                if words and len(words) > 3 and words.replace("-", " ") in lowered.replace("-", " "):
+                    return f"spells out the answer ({words!r})"
+        actions = solution_to_actions(solution, tool_use=tool_use, tool_names=tool_names)
+        if tool_use:
+            calls = [a for a in actions if a.startswith("<tool_call>")]
+            named = [_call_signature(call) for call in calls]
+            hinted = {_call_signature(call) for call in tool_use_script(hint, tool_names or [])
+                      if call.startswith("<tool_call>")}
+            if len(named) >= 2 and sum(sig in hinted for sig in named) / len(named) >= SEQUENCE_SHARE:
+                return "names the exact tool calls to make"
+            named = _named_arguments(hint, actions, tool_names or [])
+            if named:
+                return f"names the exact tool calls to make ({named})"
+        elif len(actions) >= MIN_SEQUENCE_MOVES:
+            moves = [squeeze(action_content(a)) for a in actions]
+            if sum(map(len, moves)) >= 4 and _in_order_share(moves, squeezed) >= SEQUENCE_SHARE:
+                return "spells out most of the winning move sequence"
+            initials = [m[0] for m in moves if m]
+            if len(letters) >= MIN_SEQUENCE_MOVES and _in_order_share(initials, "".join(letters)) >= SEQUENCE_SHARE \
+                    and len(set(initials)) > 1:
+                return "gives most of the winning move sequence by initials"
+        final_number = _final_move_number(solution, tool_use)
+        if final_number and re.search(rf"(?<![\w.]){re.escape(final_number)}(?![\w]|\.\d)", lowered):
             return f"contains the number the winning move states ({final_number!r})"
     return None
 
 
-def _final_move_number(solution: Any) -> str | None:
-    """The number in a game's winning last move (``\\boxed{guess 606}``): usually the secret itself."""
-    if not isinstance(solution, (list, tuple)) or len(solution) < 2 or not isinstance(solution[-1], str):
-        return None
-    move = extract_boxed(solution[-1]) if "\\boxed{" in solution[-1] else solution[-1]
-    numbers = re.findall(r"-?\d+(?:\.\d+)?", move or "")
-    return numbers[-1] if len(numbers) == 1 and len(numbers[0].lstrip("-")) >= 2 else None
+def _names_intermediate_states(hint_numbers: list[str], replay: list[str]) -> bool:
+    """Whether the hint's numbers, in order, name the new state of most steps of the winning path."""
+    if len(replay) < 1 + MIN_SEQUENCE_MOVES or len(hint_numbers) < MIN_SEQUENCE_MOVES - 1:
+        return False
+    first = {c.key for c in text_candidates(replay[0]) if c.kind == "number"}
+    steps = len(replay) - 1
+    counters = {str(i) for i in range(steps + 2)}  # turn counters say nothing about the state
+    news = []
+    for observation in replay[1:]:
+        numbers = {c.key for c in text_candidates(observation) if c.kind == "number"}
+        news.append(numbers - first - counters)
+    position, named = 0, 0
+    for new in news:
+        hit = next((i for i in range(position, len(hint_numbers)) if hint_numbers[i] in new), None)
+        if hit is not None:
+            named, position = named + 1, hit + 1
+    return named >= MIN_SEQUENCE_MOVES - 1 and named / steps >= SEQUENCE_SHARE - 0.1
+
+
+def _named_arguments(hint: str, actions: list[str], tool_names: list[str]) -> str | None:
+    """A hint that names a tool and two or more of the values the solution passes to it."""
+    lowered = hint.lower()
+    for name in tool_names:
+        if name.lower() not in lowered:
+            continue
+        values = []
+        for action in actions:
+            if not action.startswith("<tool_call>"):
+                continue
+            try:
+                call = json.loads(action[len("<tool_call>"):-len("</tool_call>")])
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(call, dict) and call.get("name") == name and isinstance(call.get("arguments"), dict):
+                values += [str(v) for v in call["arguments"].values() if isinstance(v, (str, int)) and len(str(v)) >= 2]
+        named = sorted({v for v in values if re.search(rf"(?<![\w]){re.escape(v.lower())}(?![\w])", lowered)})
+        if len(named) >= 2:
+            return f"{name} for {', '.join(named[:4])}"
+    return None
+
+
+def _call_signature(action: str) -> str:
+    """A tool call's name and arguments, order-independent, for comparing calls."""
+    body = action[len("<tool_call>"):-len("</tool_call>")] if action.startswith("<tool_call>") else action
+    try:
+        call = json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    if not isinstance(call, dict):
+        return body
+    arguments = call.get("arguments")
+    try:
+        shown = json.dumps(arguments, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        shown = str(type(arguments))
+    return f"{call.get('name')}|{shown}"
+
+
+def hint_reader_policies(cases: list[SeedCase], hints: dict[int, str], source: str) -> list[Policy]:
+    """Policies that read each seed's hint and play what they find in it.
+
+    Every candidate of the reader kinds, by its place in the hint (the i-th number, the fraction after
+    'is', ...), is played as the answer; the hint's words that are also solution moves are played in
+    order as a game. The chance rate is what the same values would win without the hint (constant
+    hints: one over the number of distinct answers).
+    """
+    chance = distinct_answer_chance(cases)
+    plans: dict[str, dict[int, tuple[str, ...]]] = {}
+    descriptions: dict[str, str] = {}
+    for case in cases:
+        hint = hints.get(case.seed)
+        if not hint:
+            continue
+        found = [c for c in text_candidates(hint[:MAX_HINT_CHARS]) if c.kind in READER_KINDS]
+        chosen: set[str] = set()
+        if case.answer_like():
+            for candidate in found:
+                if candidate.index >= 6:
+                    continue
+                name = f"{source}:{candidate.kind}:{candidate.index}"
+                if name in chosen:
+                    continue
+                chosen.add(name)
+                descriptions[name] = (f"reads the {source} and plays its "
+                                      f"{['first', 'second', 'third', 'fourth', 'fifth', 'sixth'][candidate.index]} "
+                                      f"{candidate.kind.replace('_', ' ')} ({candidate.text!r} on seed {case.seed})")
+                plans.setdefault(name, {})[case.seed] = case.prefix() + (case.wrap(candidate.text),)
+        if not case.tool_use and len(case.solution) >= MIN_SEQUENCE_MOVES:
+            vocabulary = {squeeze(action_content(a)): a for a in case.solution}
+            moves = [vocabulary[squeeze(w)] for w in re.findall(r"[A-Za-z0-9]+", hint[:MAX_HINT_CHARS])
+                     if squeeze(w) in vocabulary]
+            if len(moves) >= MIN_SEQUENCE_MOVES:
+                name = f"{source}:moves"
+                descriptions[name] = f"plays the moves named in the {source}, in order"
+                plans.setdefault(name, {})[case.seed] = tuple(moves)
+    return [Policy("hint_leak", name, descriptions[name], seed_plans, chance) for name, seed_plans in plans.items()]
+
+
+__all__ = ["MIN_SEQUENCE_MOVES", "find_hint_leak", "hint_reader_policies", "number_words"]

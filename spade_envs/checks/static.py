@@ -1,16 +1,36 @@
 """Static checks: read the environment's code with ``ast`` and run none of it.
 
-They come first because they are cheap and because some code must never run at all: an import of
-``os`` or a call to ``eval`` is rejected here, before any backend sees it. Every finding names its
-check, the line, and what to do instead.
+This tier is feedback for the designer, a linter: it is cheap, it runs before anything else, and
+every finding names its check, the line and what to write instead, so a designer model learns the
+rules before its code ever runs. Code that fails here is never executed.
+
+It is *not* the security boundary. Python is too dynamic for any reading of the code to prove what
+it will do, and the static tier cannot see values computed at run time from things it cannot compute.
+The WebAssembly sandbox is what contains environment code, whatever gets past this tier. Still, the
+cheap ways around the rules are closed here, so that code which only looks innocent is flagged:
+
+* attribute names given to ``getattr``/``setattr``/``delattr``/``hasattr`` (and ``operator``'s
+  ``attrgetter``/``methodcaller``) must be provably harmless: a literal that names no interpreter
+  internal, or a computed name whose literal prefix or suffix no internal name has
+  (``getattr(self, "tool_" + name)``); these functions may not be passed around as values;
+* strings are constant-folded (``+``, ``*``, ``%``, ``join``, ``format``, f-strings, ``chr``, slices,
+  names assigned once; see ``folding.py``) before they are searched for internal names;
+* importing a module's private names or another module through an allowed one
+  (``from random import _os``, ``from dataclasses import sys``, ``dataclasses.sys``) is rejected,
+  and so are the library functions that evaluate strings as code (``typing.get_type_hints``);
+* the checker itself never recurses over the tree, so deeply nested code cannot crash it.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import types
 from dataclasses import dataclass, field
 
+from spade_envs.checks.folding import ConstantFolder, literal_ends
 from spade_envs.contract.allowlist import ALLOWED_MODULES, is_allowed_module
+from spade_envs.contract.episode import env_class_candidates
 from spade_envs.spec.models import CheckFailure
 
 FORBIDDEN_NAMES: dict[str, str] = {
@@ -44,7 +64,19 @@ FORBIDDEN_ATTRIBUTES: frozenset[str] = frozenset(
     }
 )
 
-ENV_SUFFIX = "Env"
+FORBIDDEN_MODULE_MEMBERS: dict[tuple[str, str], str] = {
+    ("typing", "get_type_hints"): "evaluates annotation strings as code",
+    ("typing", "ForwardRef"): "evaluates strings as code",
+    ("typing", "evaluate_forward_ref"): "evaluates strings as code",
+}
+"""Library functions of allowed modules that are ``eval`` in disguise."""
+
+ATTRIBUTE_FUNCTIONS: dict[str, tuple[int, ...]] = {
+    "getattr": (1,), "setattr": (1,), "delattr": (1,), "hasattr": (1,), "attrgetter": (), "methodcaller": (0,),
+}
+"""Functions that take an attribute name as a string, and which positional arguments are names
+(``()``: all of them, as for ``operator.attrgetter``)."""
+
 BASE_CLASS_NAME = "ToolUseBaseEnv"
 
 
@@ -81,7 +113,7 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
     """Run every static check on ``source``; later checks are skipped when the code does not parse."""
     config = config or StaticConfig()
     result = StaticResult()
-    size = len(source.encode("utf-8"))
+    size = len(source.encode("utf-8", "surrogatepass"))
     lines = source.count("\n") + 1
     if size > config.max_source_bytes or lines > config.max_lines:
         result.fail(
@@ -98,10 +130,16 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
     except ValueError as error:  # e.g. null bytes in the source
         result.fail("syntax", f"The source cannot be parsed: {error}. Remove the offending characters.")
         return result
+    except (RecursionError, MemoryError):
+        result.fail("syntax", "The code is nested too deeply to be read (an expression or block hundreds of "
+                    "levels deep); split it into simpler statements.")
+        return result
 
-    strings = _code_strings(tree)
-    _check_imports_and_names(tree, result, config.extra_modules)
+    folder = ConstantFolder(tree)
+    strings = _code_strings(tree, folder)
+    _check_imports_and_names(tree, folder, result, config.extra_modules)
     _check_strings(strings, result)
+    result.failures = _one_per_check_and_line(result.failures)
     env_class = _check_env_class(tree, result)
     if env_class is not None:
         result.class_name = env_class.name
@@ -116,14 +154,28 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
     return result
 
 
+def _one_per_check_and_line(failures: list[CheckFailure]) -> list[CheckFailure]:
+    """The first finding of each check on each line (a getattr string can be flagged twice over)."""
+    seen: set[tuple[str, int | None]] = set()
+    kept = []
+    for failure in failures:
+        key = (failure.check, failure.line)
+        if key not in seen or failure.line is None:
+            seen.add(key)
+            kept.append(failure)
+    return kept
+
+
 # ---------------------------------------------------------------------- imports and escape hatches
-def _check_imports_and_names(tree: ast.Module, result: StaticResult, extra: frozenset[str]) -> None:
+def _check_imports_and_names(tree: ast.Module, folder: ConstantFolder, result: StaticResult,
+                             extra: frozenset[str]) -> None:
     allowed = ", ".join(sorted((ALLOWED_MODULES | extra) - {"__future__"}))
+    modules = _ModuleNames(extra)
 
     def permitted(module: str) -> bool:
         return is_allowed_module(module) or module.split(".", 1)[0] in extra
 
-    for node in ast.walk(tree):
+    for node in folder.order:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if not permitted(alias.name):
@@ -132,6 +184,8 @@ def _check_imports_and_names(tree: ast.Module, result: StaticResult, extra: froz
                         f"Import of '{alias.name}' is not allowed; environments may import only: {allowed}.",
                         node.lineno,
                     )
+                else:
+                    modules.bind_import(alias)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 result.fail("imports", "Relative imports are not allowed; an environment is a single file.",
@@ -142,6 +196,11 @@ def _check_imports_and_names(tree: ast.Module, result: StaticResult, extra: froz
                     f"Import from '{node.module}' is not allowed; environments may import only: {allowed}.",
                     node.lineno,
                 )
+            else:
+                for alias in node.names:
+                    problem = modules.bind_from(node.module or "", alias)
+                    if problem:
+                        result.fail(*problem, node.lineno)
         elif isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
             result.fail(
                 "forbidden_name",
@@ -155,6 +214,183 @@ def _check_imports_and_names(tree: ast.Module, result: StaticResult, extra: froz
                 "use ordinary attributes of your own objects.",
                 node.lineno,
             )
+    # Module members and attribute names need every import binding, so they come second.
+    for node in folder.order:
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            problem = modules.member_problem(node)
+            if problem:
+                result.fail(*problem, node.lineno)
+        if isinstance(node, (ast.Name, ast.Attribute)) and _attribute_function(node, modules) is not None:
+            problem = _attribute_function_problem(node, folder, modules)
+            if problem:
+                result.fail("forbidden_attribute", problem, node.lineno)
+
+
+class _ModuleNames:
+    """Which names of the file are bound to which allowed modules, and what those modules hold.
+
+    Allowed modules are standard-library modules that are safe to import, so their members are read
+    from the host's own copies (the guest's CPython has the same standard library).
+    """
+
+    def __init__(self, extra: frozenset[str]) -> None:
+        self.extra = extra
+        self.bound: dict[str, str] = {}  # local name -> module name
+        self.imported: dict[str, tuple[str, str]] = {}  # local name -> (module, member) for `from m import x`
+
+    def bind_import(self, alias: ast.alias) -> None:
+        if alias.asname:
+            self.bound[alias.asname] = alias.name
+        else:
+            top = alias.name.split(".", 1)[0]
+            self.bound[top] = top
+
+    def bind_from(self, module: str, alias: ast.alias) -> tuple[str, str] | None:
+        """Record ``from module import name``; the finding if it reaches into the module."""
+        name = alias.name
+        local = alias.asname or name
+        if name == "*" or module == "__future__":
+            return None
+        self.imported[local] = (module, name)
+        if name.startswith("_"):
+            return "imports", (f"'from {module} import {name}' imports a private name of '{module}'; use only its "
+                               "public names.")
+        if (module, name) in FORBIDDEN_MODULE_MEMBERS:
+            return "forbidden_name", (f"'{module}.{name}' is not allowed because it "
+                                      f"{FORBIDDEN_MODULE_MEMBERS[module, name]}; compute the value directly.")
+        member = getattr(self.module(module), name, None)
+        if isinstance(member, types.ModuleType):
+            if not is_allowed_module(member.__name__):
+                return "imports", (f"'from {module} import {name}' imports the module '{member.__name__}' through "
+                                   f"'{module}'; import only allowed modules.")
+            self.bound[local] = member.__name__
+        return None
+
+    def module(self, name: str) -> types.ModuleType | None:
+        """The host's copy of an allowed standard-library module (None for extra or unknown modules)."""
+        if not is_allowed_module(name) or name.split(".", 1)[0] in self.extra:
+            return None
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            return None
+
+    def resolve(self, node: ast.expr) -> str | None:
+        """The module an expression names (``random``, ``collections.abc``), if it names one."""
+        path: list[str] = []
+        while isinstance(node, ast.Attribute):
+            path.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.bound:
+            return None
+        name = self.bound[node.id]
+        for attr in reversed(path):
+            member = getattr(self.module(name), attr, None)
+            if not isinstance(member, types.ModuleType):
+                return None
+            name = member.__name__
+        return name
+
+    def member_problem(self, node: ast.Attribute) -> tuple[str, str] | None:
+        """``module.member`` that reaches a private name, a module not allowed, or eval in disguise."""
+        module = self.resolve(node.value)
+        if module is None:
+            return None
+        shown = f"{module}.{node.attr}"
+        if node.attr.startswith("_"):
+            return "forbidden_attribute", (f"'{shown}' reaches a private name of the module '{module}'; use only "
+                                           "its public names.")
+        if (module, node.attr) in FORBIDDEN_MODULE_MEMBERS:
+            return "forbidden_name", (f"'{shown}' is not allowed because it "
+                                      f"{FORBIDDEN_MODULE_MEMBERS[module, node.attr]}; compute the value directly.")
+        member = getattr(self.module(module), node.attr, None)
+        if isinstance(member, types.ModuleType) and not is_allowed_module(member.__name__):
+            return "forbidden_attribute", (f"'{shown}' reaches the module '{member.__name__}' through '{module}'; "
+                                           "import only allowed modules.")
+        return None
+
+    def members_matching(self, module: str, prefix: str, suffix: str) -> list[str]:
+        found = self.module(module)
+        names = dir(found) if found is not None else []
+        return [n for n in names if n.startswith(prefix) and n.endswith(suffix) and len(n) >= len(prefix + suffix)]
+
+
+def _attribute_function(node: ast.Name | ast.Attribute, modules: _ModuleNames) -> str | None:
+    """``getattr`` and friends, under whatever name this reference uses (None if it is none of them)."""
+    if isinstance(node, ast.Name):
+        name = modules.imported.get(node.id, ("builtins", node.id))
+        if name[0] in ("builtins", "operator") and name[1] in ATTRIBUTE_FUNCTIONS:
+            return name[1]
+        return None
+    if node.attr in ("attrgetter", "methodcaller") and modules.resolve(node.value) == "operator":
+        return node.attr
+    return None
+
+
+def _attribute_function_problem(node: ast.Name | ast.Attribute, folder: ConstantFolder,
+                                modules: _ModuleNames) -> str | None:
+    """Why this use of getattr (or a relative) could reach an interpreter internal, or None."""
+    function = _attribute_function(node, modules) or ""
+    call = folder.parents.get(id(node))
+    if not isinstance(call, ast.Call) or call.func is not node:
+        return (f"{function} is used as a value (renamed or passed around), so the names it will get cannot be "
+                f"checked; call {function}(obj, 'name') directly with a literal name.")
+    positions = ATTRIBUTE_FUNCTIONS[function] or tuple(range(len(call.args)))
+    if any(isinstance(arg, ast.Starred) for arg in call.args):
+        return f"{function} gets its arguments from an unpacked sequence, so its names cannot be checked; pass them."
+    target = call.args[0] if function in ("getattr", "setattr", "delattr", "hasattr") and call.args else None
+    target_module = modules.resolve(target) if target is not None else None
+    for position in positions:
+        if position >= len(call.args):
+            continue
+        problem = _name_problem(function, call.args[position], folder, modules, target_module)
+        if problem:
+            return problem
+    return None
+
+
+def _name_problem(function: str, name: ast.expr, folder: ConstantFolder, modules: _ModuleNames,
+                  target_module: str | None) -> str | None:
+    """Why the attribute name ``name`` could be an internal (of an object, or of ``target_module``), or None.
+
+    A name the folder computes is judged as it is; any other must have literal ends that no internal
+    name has (for a module: no private member and no module behind it).
+    """
+    literal = folder.text(name)
+    dotted = function == "attrgetter"
+    if literal is not None:
+        parts = literal.split(".") if dotted else [literal]
+        bad = next((p for p in parts if p in FORBIDDEN_ATTRIBUTES), None)
+        if bad is not None:
+            given = f"the name '{bad}'" if isinstance(name, ast.Constant) else f"a name the code builds as '{bad}'"
+            return (f"{function}() is given {given}, which reaches into interpreter internals; use ordinary "
+                    "attributes of your own objects.")
+        if target_module is not None and _risky_member(modules, target_module, literal):
+            return (f"{function}() reaches '{target_module}.{literal}', a private name of the module or another "
+                    f"module behind it; use only the public names of '{target_module}'.")
+        return None
+    if dotted:
+        return (f"{function}() is given a name computed at run time, which may be a dotted path into interpreter "
+                "internals; pass literal names.")
+    prefix, suffix = literal_ends(name, folder)
+    if target_module is not None:
+        risky = [n for n in modules.members_matching(target_module, prefix, suffix)
+                 if _risky_member(modules, target_module, n)]
+    else:
+        risky = [n for n in sorted(FORBIDDEN_ATTRIBUTES)
+                 if n.startswith(prefix) and n.endswith(suffix) and len(n) >= len(prefix) + len(suffix)]
+    if not risky:
+        return None
+    shape = (f"'{prefix}...'" if prefix else "") + (f" ending in '{suffix}'" if suffix else "")
+    return (f"{function}() is given an attribute name computed at run time{' (' + shape.strip() + ')' if shape else ''} "
+            f"that could be '{risky[0]}'; use a literal name, or a literal prefix no internal name starts with, "
+            "as in getattr(self, 'tool_' + name).")
+
+
+def _risky_member(modules: _ModuleNames, module: str, name: str) -> bool:
+    """A private name of the module, or a module that is not allowed itself."""
+    member = getattr(modules.module(module), name, None)
+    return name.startswith("_") or (isinstance(member, types.ModuleType) and not is_allowed_module(member.__name__))
 
 
 # ---------------------------------------------------------------------- strings used by the code
@@ -164,10 +400,10 @@ _INTERNAL_NAMES = sorted(
 )
 
 
-def _docstring_nodes(tree: ast.Module) -> set[int]:
+def _docstring_nodes(tree: ast.Module, folder: ConstantFolder) -> set[int]:
     """ids of the string constants that are docstrings (prose, not code)."""
     found = set()
-    for node in ast.walk(tree):
+    for node in folder.order:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
@@ -177,39 +413,21 @@ def _docstring_nodes(tree: ast.Module) -> set[int]:
     return found
 
 
-def _fold(node: ast.AST) -> str | None:
-    """The value of a string expression built only from constants (``"__glob" + "als__"``)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _fold(node.left), _fold(node.right)
-        if left is not None and right is not None:
-            return left + right
-    if isinstance(node, ast.JoinedStr):
-        parts = [_fold(value) for value in node.values]
-        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
-    return None
-
-
-def _code_strings(tree: ast.Module) -> list[tuple[str, int]]:
-    """Every string the code uses (docstrings excluded), with constant concatenations folded."""
-    docstrings = _docstring_nodes(tree)
-    strings = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            strings.append((node.value, node.lineno))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            folded = _fold(node)
-            if folded is not None:
-                strings.append((folded, node.lineno))
-    return strings
+def _code_strings(tree: ast.Module, folder: ConstantFolder) -> list[tuple[str, int]]:
+    """Every string the code uses or builds from constants (docstrings excluded), with its line."""
+    docstrings = _docstring_nodes(tree, folder)
+    return [(text, getattr(node, "lineno", 0)) for text, node in folder.strings() if id(node) not in docstrings]
 
 
 def _check_strings(strings: list[tuple[str, int]], result: StaticResult) -> None:
-    """Strings naming interpreter internals: the raw material of getattr and str.format escapes."""
+    """Strings naming interpreter internals: the raw material of getattr and str.format escapes (one finding a line)."""
+    flagged: set[int] = set()
     for text, line in strings:
+        if line in flagged:
+            continue
         named = next((name for name in _INTERNAL_NAMES if name in text), None)
         if named is not None:
+            flagged.add(line)
             result.fail(
                 "forbidden_attribute",
                 f"The string {text[:60]!r} names the interpreter internal '{named}' (a getattr or format "
@@ -231,8 +449,7 @@ def _check_env_class(tree: ast.Module, result: StaticResult) -> ast.ClassDef | N
             f"Do not define {BASE_CLASS_NAME} yourself; subclass it without importing it, the loader provides it.",
             classes[BASE_CLASS_NAME].lineno,
         )
-    public = [c for name, c in classes.items() if name.endswith(ENV_SUFFIX) and not name.startswith("_")
-              and name != BASE_CLASS_NAME]
+    public = [classes[name] for name in env_class_candidates(classes)]
     if len(public) == 1:
         return public[0]
     if not public:

@@ -11,11 +11,12 @@ The same seeds and budget give the same verdict.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from spade_envs.checks.catalogue import TIERS, check_names
-from spade_envs.checks.dynamic import CheckConfig, DynamicChecker
+from spade_envs.checks.dynamic import CheckConfig, DynamicChecker, DynamicResult
+from spade_envs.checks.feasibility import hint_verdict
 from spade_envs.checks.static import StaticConfig, run_static_checks
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
@@ -61,12 +62,13 @@ def validate_source(
         failures += dynamic.failures
         class_found = dynamic.class_name or class_found
         tool_use = dynamic.tool_use if dynamic.tool_use is not None else tool_use
+        failed_tier, interrupted = _where_it_stopped(dynamic)
         for tier in dynamic_tiers:
-            status = "failed" if dynamic.failed_tier == tier else ("passed" if tier in dynamic.tier_ms else "skipped")
+            status = "failed" if failed_tier == tier else ("passed" if tier in dynamic.tier_ms else "skipped")
             tiers.append(TierOutcome(tier=tier, status=status, duration_ms=round(dynamic.tier_ms.get(tier, 0.0), 3)))  # type: ignore[arg-type]
         for tier in TIERS[1:]:
             for name in check_names(tier):
-                failed = any(f.check == name for f in dynamic.failures)
+                failed = name == interrupted or any(f.check == name for f in dynamic.failures)
                 ran = name in dynamic.ran or failed
                 outcomes.append(CheckOutcome(check=name, status="failed" if failed else ("passed" if ran else "skipped"),
                                              duration_ms=round(dynamic.ran.get(name, 0.0), 3)))
@@ -88,6 +90,40 @@ def validate_source(
         fuzz_examples=config.fuzz.examples if "fuzz" in config.tiers else 0,
         duration_s=round(time.perf_counter() - started, 4),
     )
+
+
+def _where_it_stopped(dynamic: DynamicResult) -> tuple[str | None, str | None]:
+    """The tier that failed, and the check a limit interrupted (a timeout or a crash), if any.
+
+    The dynamic checker times a tier as it leaves it, also when a limit stops it in the middle, so the
+    tier that failed is the last one it timed; likewise the interrupted check is the last one it timed.
+    """
+    if dynamic.failed_tier is None:
+        return None, None
+    failed_tier = next(reversed(dynamic.tier_ms), dynamic.failed_tier)
+    stopped_by_limit = any(f.check in ("timeout", "runtime_limit") for f in dynamic.failures)
+    finished = "timeout" in dynamic.ran  # recorded only when the checker was not stopped
+    interrupted = next(reversed(dynamic.ran), None) if stopped_by_limit and not finished else None
+    return failed_tier, interrupted
+
+
+def check_hint(
+    source: str,
+    hint: str,
+    backend: ExecutionBackend,
+    *,
+    class_name: str | None = None,
+    config: CheckConfig | None = None,
+) -> str | None:
+    """How ``hint`` gives the answer away, or None: the hint check of the feasibility tier on its own.
+
+    The self-play loop writes the hint after validation; this runs, for that hint, the text checks and
+    the hint-reading policies (``checks.hints``) on the first ``probe_screen`` seeds of the plan, in the
+    sandbox. An environment that cannot even be replayed gives None: validation has judged it already.
+    """
+    base = config or CheckConfig()
+    narrowed = replace(base, hint=hint, plan_seeds=min(base.plan_seeds, base.probe_screen))
+    return hint_verdict(backend, source, class_name, narrowed)
 
 
 def combine_reports(first: ValidationReport, second: ValidationReport) -> ValidationReport:

@@ -43,6 +43,15 @@ ALLOWED_MODULES: frozenset[str] = frozenset(
 )
 
 
+PROVIDED_MODULES: dict[str, str] = {
+    "math_verify": "spade_envs.contract.math_verify_shim",
+}
+"""Modules the loader gives environments under another module's name. The SPADE release's prompts tell
+designers to ``from math_verify import parse, verify``; the real package needs sympy, so environments get
+a standard-library stand-in (see ``math_verify_shim``) and release-style code loads unchanged."""
+
+
 def is_allowed_module(name: str) -> bool:
     """True when ``import name`` (or a submodule of it, e.g. ``collections.abc``) is allowed."""
-    return name.split(".", 1)[0] in ALLOWED_MODULES
+    root = name.split(".", 1)[0]
+    return root in ALLOWED_MODULES or name in PROVIDED_MODULES

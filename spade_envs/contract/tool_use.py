@@ -5,16 +5,29 @@ A tool-use environment subclasses ``ToolUseBaseEnv`` and only describes its worl
 * ``reset(seed)`` fills ``self._tools`` (``{name: {"description": str, "parameters": JSON schema}}``),
   ``self._state`` and ``self._expected_answer`` and returns ``(task_text, info)``;
 * each tool is a method ``tool_<name>(**arguments) -> str``;
-* ``solution()`` returns the reference tool calls (dicts ``{"name", "arguments"}``) and final answer.
+* ``solution()`` returns the reference tool calls (dicts ``{"name", "arguments"}``) and final answer,
+  or, as in the SPADE release, ONE string of ``<tool_call>...</tool_call>`` blocks followed by
+  ``<answer>...</answer>`` (see ``contract.actions.tool_use_script``).
 
 The base class owns the protocol: it parses ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``
-and ``<answer>...</answer>``, penalises malformed turns with ``FORMAT_PENALTY``, counts turns and
-exposes the tools as OpenAI function schemas (``get_tools()``).
+and ``<answer>...</answer>``, answers each call with ``Tool result:`` and the tool's text (the release's
+wording), penalises malformed turns with ``FORMAT_PENALTY``, counts turns and exposes the tools as OpenAI
+function schemas (``get_tools()``). A wrong final answer ends the episode with reward 0 (the release lets
+the agent answer again, which turns a small answer space into free enumeration).
 
 Multi-instruction variant: set ``self._user_messages`` in ``reset`` to a list of instructions, each a
 dict ``{"message": str, "check": callable(state) -> bool}`` (or a ``(message, check)`` pair). They are
 revealed one at a time; the next appears once the current check holds on ``self._state``, and
 ``<answer>done</answer>`` wins only after all of them hold.
+
+The release's own multi-instruction style is supported too: ``_user_messages`` as plain strings with
+``_message_criteria``, ``_current_msg`` and an ``_advance_if_done()`` the subclass calls in its tools and
+an overridden ``_check_answer``. The subclass then runs the instructions itself and the base class only
+judges the final answer.
+
+Release compatibility, besides: ``_check_answer(answer)`` is the overridable comparison (``check_answer``
+calls it), ``turn_count`` and ``_call_history`` are kept up to date, ``execute_tool`` and ``_obs_suffix``
+exist, and a tool described without ``parameters`` takes none.
 
 Environments written for the SPADE release subclass this without importing it: the loader places the
 name in their module namespace. This module is standard-library only because the sandbox guest embeds it.
@@ -59,11 +72,16 @@ class ToolUseBaseEnv:
     FORMAT_PENALTY = -0.1
     reward_range = (-0.1, 1.0)
 
+    MAX_CALLS_PER_ACTION = 16
+    """More tool calls than this in one action are a format error: one turn must not enumerate."""
+
     def __init__(self, max_turns: int = 10, **kwargs: Any) -> None:
         self.max_turns = max_turns
         self.kwargs = kwargs
+        self.turn_count = 0
         self._tools: dict[str, dict[str, Any]] = {}
         self._state: dict[str, Any] = {}
+        self._call_history: list[dict[str, Any]] = []
         self._expected_answer: Any = None
         self._user_messages: list[Any] = []
         self.reset()
@@ -97,12 +115,22 @@ class ToolUseBaseEnv:
 
     def _begin_episode(self) -> None:
         self._turn = 0
+        self.turn_count = 0
         self._episode_over = False
         self._instruction_index = 0
         self._user_messages = []
+        self._call_history = []
+
+    def _our_instructions(self) -> bool:
+        """True when the base class runs the instructions (our dict/pair style), False when there are none
+        or the subclass runs them itself (the release's string style with ``_message_criteria``)."""
+        messages = getattr(self, "_user_messages", None)
+        if not isinstance(messages, list) or not messages or hasattr(self, "_message_criteria"):
+            return False
+        return not all(isinstance(item, str) for item in messages)
 
     def _reveal_first_instruction(self, result: Any) -> Any:
-        if not self._user_messages or not isinstance(result, tuple) or len(result) != 2:
+        if not self._our_instructions() or not isinstance(result, tuple) or len(result) != 2:
             return result
         observation, info = result
         first = self._instruction_text(0)
@@ -126,15 +154,33 @@ class ToolUseBaseEnv:
                 "function": {
                     "name": name,
                     "description": str(spec.get("description", "")),
-                    "parameters": spec.get("parameters"),
+                    # A tool described without parameters takes none (as in the release).
+                    "parameters": spec.get("parameters", {"type": "object", "properties": {}})
+                    if isinstance(spec, dict) else None,
                 },
             }
             for name, spec in self._tools.items()
         ]
 
     def check_answer(self, answer: str) -> bool:
-        """Whether a final answer is correct; override for answers that need more than text/number match."""
+        """Whether a final answer is correct. Override this or (release name) ``_check_answer``."""
+        return bool(self._check_answer(answer))
+
+    def _check_answer(self, answer: str) -> bool:
+        """Text or number match against ``self._expected_answer``; the release's overridable comparison."""
         return self._expected_answer is not None and answers_match(answer, self._expected_answer)
+
+    def execute_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Run one tool by name, as the release's orchestrator does: ``{"output": str, "returncode": int}``."""
+        if name not in self._tools or not callable(getattr(self, "tool_" + str(name), None)):
+            return {"output": f"Unknown tool '{name}'", "returncode": 1}
+        output = self._call_tool(name, arguments if isinstance(arguments, dict) else {})
+        return {"output": output, "returncode": 1 if output.startswith("Error") else 0}
+
+    def _obs_suffix(self) -> str:
+        """Kept for release-style subclasses that still append it to their observations: tools travel
+        as schemas (``get_tools()``), so there is nothing to append."""
+        return ""
 
     def close(self) -> None:
         """Nothing to release by default."""
@@ -144,6 +190,7 @@ class ToolUseBaseEnv:
         if getattr(self, "_episode_over", False):
             return "The episode is over. Call reset() to start a new one.", 0.0, True, False, {}
         self._turn = getattr(self, "_turn", 0) + 1
+        self.turn_count = self._turn
         action = action if isinstance(action, str) else str(action)
         calls = _TOOL_CALL.findall(action)
         answer = _ANSWER.search(action)
@@ -156,7 +203,7 @@ class ToolUseBaseEnv:
             reward, terminated, info = self.FORMAT_PENALTY, False, {"format_error": True}
         truncated = not terminated and self._turn >= getattr(self, "max_turns", 10)
         self._episode_over = terminated or truncated
-        if truncated and self._expected_answer is not None and not self._user_messages:
+        if truncated and self._expected_answer is not None and not self._our_instructions():
             observation += f"\n\nOut of turns. The expected answer was: {self._expected_answer}"
         info = {"turn": self._turn, **info}
         return observation, float(reward), terminated, truncated, info
@@ -164,6 +211,10 @@ class ToolUseBaseEnv:
     def _run_tool_calls(self, raw_calls: list[str]) -> tuple[str, float, bool, dict[str, Any]]:
         responses: list[str] = []
         format_error = False
+        if len(raw_calls) > self.MAX_CALLS_PER_ACTION:
+            message = (f"Format error: {len(raw_calls)} tool calls in one turn; make at most "
+                       f"{self.MAX_CALLS_PER_ACTION}.")
+            return message, self.FORMAT_PENALTY, False, {"tool_calls": len(raw_calls), "format_error": True}
         for raw in raw_calls:
             parsed = self._parse_tool_call(raw)
             if isinstance(parsed, str):
@@ -172,9 +223,10 @@ class ToolUseBaseEnv:
                 continue
             name, arguments = parsed
             responses.append(self._call_tool(name, arguments))
-        observation = "\n".join(f"<tool_response>\n{text}\n</tool_response>" for text in responses)
+        observation = "\n\n".join(text if text.startswith("Format error") else f"Tool result:\n{text}"
+                                  for text in responses)
         info: dict[str, Any] = {"tool_calls": len(raw_calls), "format_error": format_error}
-        if self._user_messages:
+        if self._our_instructions():
             observation += self._advance_instructions()
             info["instruction_index"] = self._instruction_index
         return observation, (self.FORMAT_PENALTY if format_error else 0.0), False, info
@@ -208,16 +260,18 @@ class ToolUseBaseEnv:
             return f"Error: bad arguments for {name}: {error}"
         except Exception as error:  # a tool rejecting bad input is part of the game (error recovery)
             return f"Error: {type(error).__name__}: {error}"
-        if isinstance(result, str):
-            return result
-        try:
-            return json.dumps(result)
-        except (TypeError, ValueError):
-            return str(result)
+        if not isinstance(result, str):
+            try:
+                result = json.dumps(result)
+            except (TypeError, ValueError):
+                result = str(result)
+        if len(self._call_history) < 1000:
+            self._call_history.append({"name": name, "arguments": arguments, "result": result})
+        return result
 
     # ------------------------------------------------------------------ answers and instructions
     def _judge_answer(self, answer: str) -> tuple[str, float, bool, dict[str, Any]]:
-        if self._user_messages:
+        if self._our_instructions():
             if self._instruction_index < len(self._user_messages):
                 pending = self._instruction_index + 1
                 return (

@@ -13,7 +13,7 @@ FUZZ_PROPERTIES: dict[str, str] = {
     "fuzz_reset_isolation": "reset(seed) after any sequence behaves like a fresh reset(seed)",
     "fuzz_instance_isolation": "two instances of the class share no state",
     "fuzz_post_episode": "after the episode ended, further steps give no reward and stay ended",
-    "fuzz_feasible": "replaying solution() wins on every fuzzed seed",
+    "fuzz_feasible": "solution(), asked again after an episode and reset(seed), still wins",
     "fuzz_no_hang": "no call exceeds the time limit, the memory limit or crashes the sandbox",
 }
 """Property name -> what it demands. Names are stable: reports and designer feedback key on them."""
@@ -40,12 +40,16 @@ class Counterexample:
             f"got {self.got}."
         )
 
-    def feedback(self) -> str:
-        """A self-contained repair prompt fragment: what to run, what happened, what should happen."""
+    def feedback(self, class_name: str | None = None) -> str:
+        """A self-contained repair prompt fragment: what to run, what happened, what should happen.
+
+        ``class_name`` is the environment's class, so the reproduction can be pasted as it is.
+        """
+        name = class_name if class_name and class_name.isidentifier() else "YourEnv"
         lines = [
             f"Property violated: {self.property} ({FUZZ_PROPERTIES.get(self.property, '')}).",
             "Minimal reproduction:",
-            f"    env = YourEnv(); obs, info = env.reset(seed={self.seed})",
+            f"    env = {name}(); obs, info = env.reset(seed={self.seed})",
         ]
         if self.detail and self.detail.startswith("Scenario:"):
             lines[1] = f"Minimal reproduction ({self.detail[len('Scenario: '):].rstrip('.')}):"

@@ -112,14 +112,14 @@ class CalendarAssistantEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPA
         """Times compare as clock times ('9:00', '09:00', '9:00 am'); titles and numbers as usual."""
         expected = str(self._expected_answer)
         if re.fullmatch(r"\d\d:\d\d", expected):
-            m = _TIME.search(answer)
+            m = _TIME.fullmatch(answer.strip().rstrip("."))  # the whole answer is one clock time
             if m is None:
                 return False
             hour, suffix = int(m.group(1)), (m.group(3) or "").lower()
             hour = hour % 12 + (12 if suffix == "pm" else 0) if suffix else hour
             return f"{hour:02d}:{m.group(2)}" == expected
         if isinstance(self._expected_answer, int):  # "180 minutes" is fine
-            numbers = re.findall(r"\d+", answer.replace(",", ""))
+            numbers = re.findall(r"-?\d+", answer.replace(",", ""))
             return len(numbers) == 1 and int(numbers[0]) == self._expected_answer
         return super().check_answer(answer.strip().strip("\"'"))
 

@@ -14,7 +14,6 @@ import itertools
 import random
 import re
 import string
-from collections import Counter
 from typing import Any
 
 _PEGS = 4
@@ -22,9 +21,12 @@ _COLOURS = 6
 
 
 def _feedback(guess: str, code: str) -> tuple[int, int]:
-    """(black, white): exact matches, then colour matches in the wrong position."""
-    black = sum(g == c for g, c in zip(guess, code))
-    common = sum((Counter(guess) & Counter(code)).values())
+    """(black, white): exact matches, then colour matches in the wrong position.
+
+    solution() scores every one of the 1296 codes against each guess, so this avoids building Counters:
+    the colours two codes share are counted with str.count on the guess's distinct letters."""
+    black = sum(map(str.__eq__, guess, code))
+    common = sum(min(guess.count(colour), code.count(colour)) for colour in set(guess))
     return black, common - black
 
 

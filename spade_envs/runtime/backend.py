@@ -29,6 +29,8 @@ class ExecutionBackend(Protocol):
         class_name: str | None = None,
         max_turns: int | None = None,
         init_kwargs: dict[str, Any] | None = None,
+        clock_offset_s: float = 0.0,
+        clock_tick_s: float = 0.001,
     ) -> EnvSession: ...
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -21,3 +22,13 @@ class ExecutionLimits:
     """How much of the environment's printed output is kept."""
     max_reply_bytes: int = 1 << 20
     """Largest reply accepted from a sandboxed environment."""
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.call_timeout_s) and self.call_timeout_s >= 0):
+            raise ValueError(f"call_timeout_s must be a finite number of seconds (0 for no limit), "
+                             f"got {self.call_timeout_s}")
+        for name in ("memory_mb", "max_reply_bytes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.max_output_bytes < 0:
+            raise ValueError(f"max_output_bytes must be 0 or more, got {self.max_output_bytes}")

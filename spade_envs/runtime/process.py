@@ -29,6 +29,11 @@ from spade_envs.runtime.session import TransportBackend
 
 _CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
 """The child sees none of the host's environment variables (API keys stay on the host)."""
+STARTUP_TIMEOUT_S = 60.0
+"""How long a child may take to start its interpreter: that time is the host's, not the environment's,
+so the per-call limit starts only once the child has said it is ready."""
+READY_LINE = b'{"ready": true}'
+
 
 
 class ProcessTransport:
@@ -49,30 +54,38 @@ class ProcessTransport:
             start_new_session=True,  # its own process group, so a kill takes its children too
         )
         self._buffer = b""
+        self._ready = False
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
         child = self._child
         if child is None or child.stdin is None:
             raise EnvCrashError("the environment process is closed")
         op = str(request.get("op"))
+        if not self._ready:
+            if self._read_line("start", STARTUP_TIMEOUT_S) != READY_LINE:
+                self.close()
+                raise EnvCrashError("the environment process did not start properly")
+            self._ready = True
         try:
             child.stdin.write(json.dumps(request).encode() + b"\n")
             child.stdin.flush()
         except (BrokenPipeError, OSError):
             self.close()
             raise EnvCrashError(f"the environment process died before {op}()") from None
-        line = self._read_line(op)
+        line = self._read_line(op, self.limits.call_timeout_s)
         try:
-            reply, self.last_output = decode_wire_reply(line, "the environment process", op)
+            reply, self.last_output = decode_wire_reply(line, "the environment process", op,
+                                                          self.limits.max_output_bytes)
         except EnvCrashError:
             self.close()
             raise
         return reply
 
-    def _read_line(self, op: str) -> bytes:
+    def _read_line(self, op: str, timeout_s: float) -> bytes:
+        """The child's next line, within ``timeout_s`` (0: no limit); a child that overruns is killed."""
         assert self._child is not None and self._child.stdout is not None
         fd = self._child.stdout.fileno()
-        timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else None
+        timeout = timeout_s if timeout_s > 0 else None
         deadline = time.monotonic() + timeout if timeout else None
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
@@ -80,8 +93,10 @@ class ProcessTransport:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     self.close()
+                    if op == "start":
+                        raise EnvCrashError(f"the environment process did not start within {timeout_s:g} s")
                     raise EnvTimeoutError(
-                        f"the environment's {op}() ran longer than {self.limits.call_timeout_s:g} s; "
+                        f"the environment's {op}() ran longer than {timeout_s:g} s; "
                         "remove unbounded loops or make the work smaller"
                     )
                 if not selector.select(remaining):

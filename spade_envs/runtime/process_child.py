@@ -1,6 +1,7 @@
 """The child side of the ``process`` backend: serves one environment over JSON lines on stdin/stdout.
 
-Started by ``process.py`` as ``python -I -m spade_envs.runtime.process_child LIMITS_JSON``. The
+Started by ``process.py`` as ``python -I -m spade_envs.runtime.process_child LIMITS_JSON``. Once set up
+it writes ``{"ready": true}``, so that the host's per-call limit never includes interpreter start-up. The
 protocol channel is a private duplicate of the original stdout; file descriptors 1 and 2 then point
 to /dev/null and Python's ``sys.stdout``/``sys.stderr`` to a bounded buffer, so nothing the
 environment prints (even from C code) can corrupt the channel.
@@ -43,6 +44,8 @@ def main() -> None:
     sys.stdout = sys.stderr = printed
     _apply_limits(int(limits.get("memory_mb", 256)))
     host = EnvHost()
+    channel.write('{"ready": true}\n')  # the host starts timing calls from here
+    channel.flush()
     for line in requests:
         try:
             reply = host.handle(json.loads(line))

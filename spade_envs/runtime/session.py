@@ -2,14 +2,14 @@
 
 A backend only has to provide a *transport* (send a request dict, get a reply dict back); the
 session does everything else the same way for all of them: loading, checking replies, turning error
-replies into typed exceptions, and replacing a transport that broke (a timeout, a crash) at the next
-``reset`` so a long rollout survives one bad step.
+replies into typed exceptions, and replacing a transport that broke (a timeout, a crash, any error
+reply) at the next ``reset`` so a long rollout survives one bad step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from spade_envs.runtime.errors import (
@@ -22,16 +22,47 @@ from spade_envs.runtime.errors import (
     EnvTimeoutError,
 )
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.replies import ResetResult, StepResult, clean_text, parse_reset, parse_step
+from spade_envs.runtime.programs import FuzzSetup
+from spade_envs.runtime.replies import (
+    GUEST_ERROR_KINDS,
+    LoadedEnv,
+    ResetResult,
+    StepResult,
+    clean_text,
+    exception_name,
+    one_line,
+    parse_loaded,
+    parse_reset,
+    parse_step,
+    source_line,
+)
+from spade_envs.runtime.traces import (
+    EpisodePlan,
+    EpisodeTrace,
+    FuzzTrace,
+    OracleRecord,
+    parse_fuzz_traces,
+    parse_oracle,
+    parse_traces,
+)
+
+__all__ = ["EnvSession", "LoadedEnv", "SiblingInstance", "Transport", "TransportBackend"]
 
 MAX_MESSAGE_CHARS = 300
 MAX_TRACEBACK_CHARS = 8_000
+MAX_SIBLINGS = 64
+"""More instances than this in one module is no shared-state check any more: a forged spawn reply."""
 
-
-def _one_line(text: str, limit: int) -> str:
-    """Environment-supplied text made safe for a one-line message: no newlines, bounded length."""
-    flat = " ".join(clean_text(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+# For the "reply too large" message: what the author returned in reply to each request, and the fix.
+_REPLY_CONTENTS: dict[str, tuple[str, str]] = {
+    "oracle": ("solution(), hint() and get_tools()", "return a short answer, hint and tool list"),
+    "solution": ("solution()", "return just the answer"),
+    "hint": ("hint()", "return a short hint"),
+    "tools": ("get_tools()", "return a short tool list"),
+    "episodes": ("reset() and step()", "return shorter observations"),
+    "reset": ("reset()", "return a shorter observation"),
+    "step": ("step()", "return a shorter observation"),
+}
 
 
 class Transport(Protocol):
@@ -40,16 +71,6 @@ class Transport(Protocol):
     def call(self, request: dict[str, Any]) -> dict[str, Any]: ...
 
     def close(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class LoadedEnv:
-    """What the loader learned about the environment class."""
-
-    class_name: str
-    tool_use: bool
-    max_turns: int | None
-    reward_range: tuple[float, float] | None
 
 
 class EnvSession:
@@ -63,8 +84,12 @@ class EnvSession:
         class_name: str | None = None,
         max_turns: int | None = None,
         init_kwargs: dict[str, Any] | None = None,
+        clock_offset_s: float = 0.0,
+        clock_tick_s: float = 0.001,
     ) -> None:
         self._open_transport = open_transport
+        self._clock_offset_s = float(clock_offset_s)
+        self._clock_tick_s = float(clock_tick_s)
         self._load_request = {
             "op": "load",
             "source": source,
@@ -72,32 +97,22 @@ class EnvSession:
             "max_turns": max_turns,
             "init_kwargs": dict(init_kwargs or {}),
         }
+        self._source_lines = source.count("\n") + 1
         self._transport: Transport | None = None
         self.loaded: LoadedEnv = self._start()
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> LoadedEnv:
+        """Open a transport and load the environment into it; a transport that fails to load is closed."""
         self._transport = self._open_transport()
-        result = self._request(self._load_request)
-        if not isinstance(result, dict) or not isinstance(result.get("class_name"), str):
-            raise EnvCrashError("the backend sent a malformed reply to the load request")
-        declared = result.get("reward_range")
-        reward_range = None
-        if isinstance(declared, list) and len(declared) == 2 and all(
-            isinstance(x, (int, float)) and not isinstance(x, bool) for x in declared
-        ):
-            try:
-                reward_range = (float(declared[0]), float(declared[1]))
-            except OverflowError:
-                raise ContractViolation("reward_range", "reward_range has a bound too large for a float; "
-                                        "declare finite bounds such as (0.0, 1.0).") from None
-        max_turns = result.get("max_turns")
-        return LoadedEnv(
-            class_name=result["class_name"],
-            tool_use=result.get("tool_use") is True,
-            max_turns=max_turns if isinstance(max_turns, int) and not isinstance(max_turns, bool) else None,
-            reward_range=reward_range,
-        )
+        # The environment's clock is virtual (see guest.py): it starts at the real time, moved by the offset,
+        # and advances by the tick at every reading.
+        clock = {"start": time.time() + self._clock_offset_s, "tick": self._clock_tick_s}
+        try:
+            return parse_loaded(self._request({**self._load_request, "clock": clock}))
+        except BaseException:
+            self._discard_transport()
+            raise
 
     def close(self) -> None:
         """Release the instance; calling it twice is harmless."""
@@ -144,9 +159,62 @@ class EnvSession:
         if self._transport is None and instance == 0:
             self.loaded = self._start()
         replies = self._request({"op": "play", "seed": seed, "actions": list(actions), "instance": instance})
-        if not isinstance(replies, list) or not replies:
+        if not isinstance(replies, list) or not 1 <= len(replies) <= len(actions) + 1:
+            self._discard_transport()
             raise EnvCrashError("the backend sent a malformed reply to play()")
         return self._parsed(parse_reset, replies[0]), [self._parsed(parse_step, reply) for reply in replies[1:]]
+
+    def episodes(self, plans: Sequence[EpisodePlan], *, record: str = "outcome",
+                 instance: int = 0) -> list[EpisodeTrace]:
+        """Play several scripted episodes in one round trip; compact traces (see ``runtime.traces``).
+
+        ``record`` is ``"outcome"`` (rewards and end flags), ``"first"`` (plus first observations) or
+        ``"full"`` (every reply). The environment sees the same calls as from ``reset``/``step``.
+        """
+        plans = list(plans)
+        if self._transport is None and instance == 0:
+            self.loaded = self._start()
+        request = {"op": "episodes", "record": record, "instance": instance,
+                   "plans": [_wire_plan(plan) for plan in plans]}
+        return self._parsed(lambda value: parse_traces(value, plans, record), self._request(request))
+
+    def fuzz(self, setup: FuzzSetup, plans: Sequence[tuple[int, bool]]) -> list[FuzzTrace]:
+        """Play fuzz examples ((generator seed, simplest) pairs) with episode programs, in one round trip.
+
+        The sandbox draws each example's actions as it plays (``runtime/programs.py``); the host replays
+        every program over the replies and keeps its own account (``FuzzTrace``). A reply that breaks the
+        contract is reported in its trace, not raised, and retires the instance like any other.
+        """
+        plans = list(plans)
+        if self._transport is None:
+            self.loaded = self._start()
+        request = {"op": "episodes", "fuzz": setup.to_wire(),
+                   "plans": [{"example": seed, "simplest": simplest} for seed, simplest in plans]}
+        traces = parse_fuzz_traces(self._request(request), setup, plans)
+        if any(trace.violation is not None for trace in traces):
+            self._discard_transport()
+        return traces
+
+    def oracle(self, seeds: Sequence[int | None], *,
+               want: Sequence[str] = ("solution", "hint", "get_tools")) -> list[OracleRecord]:
+        """For each seed: ``reset(seed)`` and then ``solution()``, ``hint()``, ``get_tools()`` as asked."""
+        seeds = list(seeds)
+        if self._transport is None:
+            self.loaded = self._start()
+        request = {"op": "oracle", "seeds": seeds, "want": list(want)}
+        return self._parsed(lambda value: parse_oracle(value, seeds), self._request(request))
+
+    def audit(self) -> dict[str, Any]:
+        """For a tool-use environment right now: which instructions already hold, and a digest of its state."""
+        result = self._request({"op": "audit"})
+        if not isinstance(result, dict):
+            raise EnvCrashError("the backend sent a malformed reply to audit()")
+        met = result.get("instructions_met")
+        state = result.get("state")
+        return {
+            "instructions_met": [x is True for x in met[:50]] if isinstance(met, list) else None,
+            "state": state if isinstance(state, str) and len(state) <= 64 else None,
+        }
 
     def solution(self) -> Any:
         return self._request({"op": "solution"})
@@ -163,12 +231,19 @@ class EnvSession:
     def spawn_sibling(self) -> SiblingInstance:
         """A second instance of the same class in the same module (for shared-state checks)."""
         index = self._request({"op": "spawn"})
-        if not isinstance(index, int):
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 < index <= MAX_SIBLINGS:
+            self._discard_transport()
             raise EnvCrashError("the backend sent a malformed reply to spawn()")
         return SiblingInstance(self, index)
 
     # ------------------------------------------------------------------ plumbing
     def _request(self, request: dict[str, Any]) -> Any:
+        """Send one request; an error reply becomes a typed exception and retires the transport.
+
+        Any reply that is not a success, and any failure of the transport, leaves this session without
+        a transport, so the next ``reset()`` starts a fresh instance: an instance that failed once is
+        never trusted again, whatever its reply claims.
+        """
         if self._transport is None:
             raise EnvCrashError("this session broke on an earlier call; call reset() to start a new one")
         try:
@@ -181,42 +256,54 @@ class EnvSession:
             raise EnvCrashError("the backend sent a malformed reply")
         if reply["ok"]:
             return reply.get("result")
+        self._discard_transport()
         raise self._error_from_reply(reply.get("error"), str(request.get("op")))
 
     def _discard_transport(self) -> None:
         if self._transport is not None:
-            self._transport.close()
-            self._transport = None
+            transport, self._transport = self._transport, None
+            transport.close()
 
     def _error_from_reply(self, error: Any, op: str) -> EnvRuntimeError:
+        """The exception an error reply stands for, built only from fields the host can check.
+
+        The phase is the request the host sent, the line must be a line of the source, the type name
+        and message are bounded one-liners, and the kind must be one a guest can report: a load error
+        only in reply to a load, and never a timeout (only the host can time a call).
+        """
         if not isinstance(error, dict):
-            self._discard_transport()
-            return EnvCrashError("the backend sent a malformed error reply")
+            return EnvCrashError(f"the backend sent a malformed error reply to {op}()")
         kind = error.get("kind")
-        message = clean_text(str(error.get("message", "")))
+        if kind not in GUEST_ERROR_KINDS or (kind == "load" and op != "load"):
+            shown = one_line(kind, 40) if isinstance(kind, str) else type(kind).__name__
+            return EnvCrashError(f"the backend answered {op}() with an error of kind {shown!r}, which it cannot "
+                                 "report there; the session will be replaced")
+        message = error.get("message")
+        message = one_line(message, MAX_MESSAGE_CHARS) if isinstance(message, str) else ""
         if kind == "load":
-            return EnvLoadError(_one_line(message, MAX_MESSAGE_CHARS))
+            return EnvLoadError(message or "the environment could not be loaded")
         if kind == "too_large":
-            self._discard_transport()
-            return EnvCrashError(f"the environment's reply to {op}() was larger than the reply limit; "
-                                 "return shorter observations")
-        if kind == "memory":
-            self._discard_transport()  # never reuse a heap that ran out of memory
+            returned, fix = _REPLY_CONTENTS.get(op, (f"{op}()", "return less"))
+            return EnvCrashError(f"what the environment returned from {returned} was larger than the reply limit; {fix}")
+        if kind == "memory":  # the heap is never reused: one that ran out of memory may be damaged
             return EnvMemoryError(f"the environment exhausted its memory limit during {op}(); keep its data small")
         if kind == "exception":
-            # The environment's state after an exception is unknown (and in the sandbox its heap may be
-            # damaged): the next reset() starts a fresh instance.
-            self._discard_transport()
-            line = error.get("line")
+            traceback = error.get("traceback")
             return EnvCodeError(
-                phase=_one_line(str(error.get("phase", op)), 40),
-                exc_type=_one_line(str(error.get("type", "Exception")), 80),
-                message=_one_line(message, MAX_MESSAGE_CHARS),
-                traceback=clean_text(str(error.get("traceback", "")))[:MAX_TRACEBACK_CHARS],
-                line=line if isinstance(line, int) and not isinstance(line, bool) else None,
+                phase=op,
+                exc_type=exception_name(error.get("type")),
+                message=message,
+                traceback=clean_text(traceback[:MAX_TRACEBACK_CHARS]) if isinstance(traceback, str) else "",
+                line=source_line(error.get("line"), self._source_lines),
             )
-        self._discard_transport()
         return EnvCrashError(f"the backend reported a protocol error during {op}()")
+
+
+def _wire_plan(plan: EpisodePlan) -> dict[str, Any]:
+    wire: dict[str, Any] = {"seed": plan.seed, "actions": list(plan.actions)}
+    if plan.after_end:
+        wire["after_end"] = True
+    return wire
 
 
 class SiblingInstance:
@@ -235,6 +322,9 @@ class SiblingInstance:
 
     def play(self, seed: int | None, actions: list[str]) -> tuple[ResetResult, list[StepResult]]:
         return self._session.play(seed, actions, instance=self._index)
+
+    def episodes(self, plans: Sequence[EpisodePlan], *, record: str = "outcome") -> list[EpisodeTrace]:
+        return self._session.episodes(plans, record=record, instance=self._index)
 
 
 class TransportBackend:
@@ -256,8 +346,15 @@ class TransportBackend:
         class_name: str | None = None,
         max_turns: int | None = None,
         init_kwargs: dict[str, Any] | None = None,
+        clock_offset_s: float = 0.0,
+        clock_tick_s: float = 0.001,
     ) -> EnvSession:
-        """Load ``source`` and construct its environment in a new session."""
+        """Load ``source`` and construct its environment in a new session.
+
+        ``clock_offset_s`` and ``clock_tick_s`` move the environment's (virtual) clock away from the real
+        time and change how fast it runs: the checker uses them to see whether behaviour depends on the clock.
+        """
         return EnvSession(
-            self.open_transport, source, class_name=class_name, max_turns=max_turns, init_kwargs=init_kwargs
+            self.open_transport, source, class_name=class_name, max_turns=max_turns, init_kwargs=init_kwargs,
+            clock_offset_s=clock_offset_s, clock_tick_s=clock_tick_s,
         )

@@ -1,21 +1,24 @@
 """Code benchmarks: HumanEval+ and MBPP+ with their plus tests, and LiveCodeBench v6 from a user file.
 
-Every program, the reference solutions included, runs in the WebAssembly sandbox (``code_exec``).
+Every program, the reference solutions included, runs isolated from the host (``code_exec``): in the
+WebAssembly sandbox, or, when it imports a native package such as numpy, in the ``process`` backend
+under evalplus' own limits (``CodeExecution``, recorded in the results' settings).
 
-HumanEval+ / MBPP+ (evalplus releases under ``DATA_DIR/code``): the expected outputs are what the
-reference solution returns on the base and plus inputs, computed in the sandbox once per problem; a
-sample passes when the model's function returns the same on every input (floats within the task's
-``atol``, or 1e-6). MBPP+ inputs are stored as JSON lists; where a task's input contract requires
-tuples (``isinstance(arg, tuple)``), the argument is passed as a tuple, as evalplus does.
+HumanEval+ / MBPP+ (evalplus releases under ``DATA_DIR/code``) are scored exactly as evalplus scores
+them (``evalplus_check``: its MBPP+ input typing, special oracles, float tolerance and per-test time
+limits, all from the evalplus package): the expected outputs are the reference solution's on the base
+and plus inputs, computed once per problem in the same backend, and a sample passes when it matches
+them on every input within its time limit.
 
-LiveCodeBench v6 (``DATA_DIR/code/livecodebench/test6.jsonl``, the release's own file): stdin/stdout
-problems run as scripts, LeetCode-style problems call ``Solution().<func_name>``; private tests in the
-release's compressed form are decoded with an unpickler that admits plain values only. Paper setting:
-pass@1 at T=0.2.
-
-Each program gets 180 s for all of its tests by default: the sandboxed interpreter is several times
-slower than native CPython, and a few MBPP+ reference solutions (Mbpp/255, Mbpp/599) need over a minute
-there on a busy 2-core machine.
+LiveCodeBench v6 (``DATA_DIR/code/livecodebench/test6.jsonl``, the release's own file) follows the
+official harness (``lcb_runner/evaluation/testing_util.py``, whose behaviour is reproduced here, not its
+code): its import preamble before every program; LeetCode-style problems call ``Solution().<func_name>``
+on the JSON arguments of each input line and compare the result (a tuple counts as a list) with ``==``;
+stdin/stdout problems have their ``if __name__ == '__main__':`` block unwrapped and their statements
+wrapped in one function, read stdin as the harness serves it, and their output is compared line by line
+after stripping, tokens as decimals where a line differs as text; 6 s per test (times the sandbox's
+slowdown). Private tests in the release's compressed form are decoded with an unpickler that admits plain
+values only. Paper setting: pass@1 at T=0.2.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import pickle
 import re
 import zlib
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -36,29 +40,42 @@ from spade_eval.benchmark import (
     BenchmarkDataError,
     BenchmarkFactory,
     EvalItem,
+    EvalOptions,
     Generate,
     ItemRecord,
     SampleRecord,
 )
-from spade_eval.suites.code_exec import ProgramRunner, RunOutcome, decode_output, outputs_match, stdout_match
+from spade_eval.suites.code_exec import CodeExecution, ProgramRunner, decode_value, encode_input
 from spade_eval.suites.common import data_file, read_jsonl, sample
+from spade_eval.suites.evalplus_check import (
+    Expected,
+    check_outputs,
+    expected_from,
+    job_deadline,
+    time_limits,
+    typed_inputs,
+)
 from spade_train.policies.base import Generation, SamplingParams
 
 HUMANEVAL_PLUS = "code/he_HumanEvalPlus.jsonl.gz"
 MBPP_PLUS = "code/mbpp_MbppPlus.jsonl.gz"
 LIVECODEBENCH = "code/livecodebench/test6.jsonl"
+PARTS = ("base", "plus")
 EVALPLUS_HOW = "use the evalplus release file (HumanEvalPlus / MbppPlus .jsonl.gz)"
 LCB_HOW = (
     "LiveCodeBench is user-supplied: put test6.jsonl of the code_generation_lite release (release_v6) there"
 )
 _CODE_BLOCK = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-# ``from typing import *`` needs contextlib, which the sandbox lacks: the names LeetCode starters use.
-LCB_PREAMBLE = (
-    "from typing import Any, Callable, Deque, DefaultDict, Dict, Iterable, Iterator, List, Optional, "
-    "Set, Tuple, Union\nimport collections, heapq, itertools, math, bisect, functools, string, re\n"
-    "from collections import *\nfrom functools import *\nfrom itertools import *\n"
-    "from heapq import *\nfrom bisect import *\n"
+_LCB_MODULES = ("string", "re", "datetime", "collections", "heapq", "bisect", "copy", "math", "random",
+                "statistics", "itertools", "functools", "operator", "io", "sys", "json")
+LCB_IMPORTS = (
+    "".join(f"from {name} import *\n" for name in (*_LCB_MODULES, "builtins", "typing"))
+    + "".join(f"import {name}\n" for name in _LCB_MODULES)
+    + "sys.setrecursionlimit(50000)\n"
 )
+"""The official harness' preamble, run before every program."""
+LCB_TEST_TIMEOUT_S = 6.0
+"""The official per-test limit (``run_test(timeout=6)``)."""
 
 
 def extract_code(response: str) -> str:
@@ -83,27 +100,30 @@ def defines(code: str, name: str) -> bool:
 
 # ---------------------------------------------------------------------- HumanEval+ and MBPP+
 class _SandboxedPrograms:
-    """The sandbox runner a code benchmark executes programs with, made on first use (listing
-    benchmarks starts no sandbox). Subclasses set ``sandbox``, ``timeout_s`` and ``_runner = None``."""
+    """The program runner a code benchmark executes programs with, made on first use (listing
+    benchmarks starts no sandbox). Subclasses set ``execution`` and ``_runner = None``."""
 
-    sandbox: str
-    timeout_s: float
+    execution: CodeExecution
     _runner: ProgramRunner | None
 
     @property
     def runner(self) -> ProgramRunner:
         if self._runner is None:
-            self._runner = ProgramRunner(self.sandbox, timeout_s=self.timeout_s)
+            self._runner = ProgramRunner(self.execution)
         return self._runner
+
+    def settings(self) -> dict[str, Any]:
+        """How programs ran, for the results document."""
+        return self.execution.settings()
 
 
 @dataclass
 class EvalPlusBenchmark(_SandboxedPrograms):
-    """HumanEval+ (``flavour="humaneval"``) or MBPP+ (``flavour="mbpp"``)."""
+    """HumanEval+ (``flavour="humaneval"``) or MBPP+ (``flavour="mbpp"``), scored as evalplus scores them
+    (``evalplus_check``)."""
 
     flavour: str
-    sandbox: str = "wasm"
-    timeout_s: float = 180.0
+    execution: CodeExecution = field(default_factory=CodeExecution)
     suite: str = "reasoning"
     samples: int = 1
     sampling: SamplingParams = field(
@@ -114,7 +134,8 @@ class EvalPlusBenchmark(_SandboxedPrograms):
     def __post_init__(self) -> None:
         self.name = "humaneval_plus" if self.flavour == "humaneval" else "mbpp_plus"
         self._runner: ProgramRunner | None = None
-        self._expected: dict[str, asyncio.Future[RunOutcome]] = {}
+        self._expected: dict[tuple[str, str], asyncio.Future[dict[str, Expected] | str]] = {}
+        self._expected_sync: dict[tuple[str, str], dict[str, Expected] | str] = {}
 
     def load(self, data_dir: Path | None, limit: int | None) -> list[EvalItem]:
         relative = HUMANEVAL_PLUS if self.flavour == "humaneval" else MBPP_PLUS
@@ -123,22 +144,25 @@ class EvalPlusBenchmark(_SandboxedPrograms):
         items = []
         for row in rows if limit is None else rows[:limit]:
             try:
-                inputs = _json_field(row["base_input"]) + _json_field(row["plus_input"])
+                task_id = str(row["task_id"])
                 payload = {
-                    "task_id": str(row["task_id"]),
+                    "task_id": task_id,
                     "prompt": str(row["prompt"]),
                     "entry_point": str(row["entry_point"]),
                     "canonical": str(row["canonical_solution"]),
                     "atol": float(row.get("atol") or 0),
-                    "contract": str(row.get("contract") or ""),
+                    "inputs": {
+                        part: [
+                            encode_input(list(args))
+                            for args in typed_inputs(self.flavour, task_id, _json_field(row[f"{part}_input"]))
+                        ]
+                        for part in PARTS
+                    },
                 }
             except (KeyError, ValueError, TypeError) as error:
                 raise BenchmarkDataError(
                     f"{self.name}: {path}: a row lacks an evalplus field ({error})"
                 ) from None
-            payload["inputs"] = _typed_inputs(
-                inputs, payload["canonical"], payload["entry_point"], payload["contract"]
-            )
             items.append(EvalItem(id=payload["task_id"], payload=payload))
         return items
 
@@ -166,22 +190,48 @@ class EvalPlusBenchmark(_SandboxedPrograms):
         return prompt + code  # the model continued the function body
 
     def reference_program(self, payload: dict[str, Any]) -> str:
-        prefix = payload["prompt"] if self.flavour == "humaneval" else ""
-        return prefix + payload["canonical"]
+        """What evalplus runs for the expected outputs: the prompt followed by the canonical solution."""
+        return payload["prompt"] + payload["canonical"]
 
-    async def expected(self, payload: dict[str, Any]) -> RunOutcome:
-        """The reference solution's outputs, computed once per problem (concurrent samples share it)."""
-        task_id = payload["task_id"]
-        if task_id not in self._expected:
-            self._expected[task_id] = asyncio.ensure_future(
-                asyncio.to_thread(
-                    self.runner.run_calls,
-                    self.reference_program(payload),
-                    payload["entry_point"],
-                    payload["inputs"],
-                )
-            )
-        return await asyncio.shield(self._expected[task_id])
+    def _expected_now(self, payload: dict[str, Any], backend: str | None = None) -> dict[str, Expected] | str:
+        """The reference's outputs and times on the base and on the plus inputs (or why there are none), run in
+        ``backend`` (default: where the reference itself would run).
+
+        A sample is compared with the reference run on the *same* backend: evalplus runs both natively, and
+        some outputs depend on the platform they are computed on (``sys.getsizeof`` in the 32-bit
+        WebAssembly guest, the last digit of a ``cmath`` result from its libm). A program that imports numpy
+        runs in the process backend, so it is compared with the reference's outputs there, and its time
+        limits come from the reference's time there (no sandbox slowdown in between)."""
+        expected: dict[str, Expected] = {}
+        for part in PARTS:
+            inputs = payload["inputs"][part]
+            if not inputs:
+                expected[part] = Expected([], [])
+                continue
+            outcome = self.runner.run_calls(self.reference_program(payload), payload["entry_point"], inputs,
+                                            backend=backend)
+            found = expected_from(outcome, self.flavour, payload["entry_point"], len(inputs))
+            if isinstance(found, str):
+                return found
+            expected[part] = found
+        return expected
+
+    def expected_for(self, payload: dict[str, Any], program: str) -> dict[str, Expected] | str:
+        """The expected outputs ``program`` is checked against: the reference's on the backend ``program``
+        runs in (computed once per problem and backend; for callers outside an event loop)."""
+        key = (payload["task_id"], self.execution.backend_for(program))
+        if key not in self._expected_sync:
+            self._expected_sync[key] = self._expected_now(payload, key[1])
+        return self._expected_sync[key]
+
+    async def expected(self, payload: dict[str, Any], backend: str | None = None) -> dict[str, Expected] | str:
+        """``_expected_now`` on ``backend`` (default: the reference's own), computed once per problem and
+        backend (concurrent samples share it)."""
+        backend = backend or self.execution.backend_for(self.reference_program(payload))
+        key = (payload["task_id"], backend)
+        if key not in self._expected:
+            self._expected[key] = asyncio.ensure_future(asyncio.to_thread(self._expected_now, payload, backend))
+        return await asyncio.shield(self._expected[key])
 
     async def run_item(
         self, item: EvalItem, generate: Generate, sampling: SamplingParams, samples: int
@@ -189,59 +239,65 @@ class EvalPlusBenchmark(_SandboxedPrograms):
         payload = item.payload
         messages = [{"role": "user", "content": self.prompt(payload)}]
         generations = await sample(generate, messages, sampling, samples)
-        reference = await self.expected(payload)
-        if (
-            reference.error
-            or len(reference.results) != len(payload["inputs"])
-            or any("error" in r for r in reference.results)
-        ):
-            failure = reference.error or "the reference solution failed on an input"
+        expected = await self.expected(payload)
+        if isinstance(expected, str):
             return ItemRecord(
                 id=item.id,
                 gold=None,
-                samples=[
-                    SampleRecord(score=0.0, response=g.text, details={"error": f"reference: {failure}"})
-                    for g in generations
-                ],
+                samples=[SampleRecord(score=0.0, response=g.text, details={"error": expected}) for g in generations],
             )
-        records = await asyncio.gather(*(self._score(payload, g, reference) for g in generations))
+        records = await asyncio.gather(*(self._score(payload, g) for g in generations))
         return ItemRecord(id=item.id, samples=list(records), gold=payload["canonical"])
 
-    async def _score(
-        self, payload: dict[str, Any], generation: Generation, reference: RunOutcome
-    ) -> SampleRecord:
+    async def _score(self, payload: dict[str, Any], generation: Generation) -> SampleRecord:
         if not generation.ok:
             return SampleRecord(score=0.0, details={"error": generation.error})
         program = self.program(payload, generation.text)
-        outcome = await asyncio.to_thread(
-            self.runner.run_calls, program, payload["entry_point"], payload["inputs"]
-        )
-        passed, detail = compare_calls(reference, outcome, payload["atol"])
-        return SampleRecord(
-            score=float(passed),
-            response=generation.text,
-            extracted=program,
-            details={"tests": len(payload["inputs"]), **detail},
-        )
+        backend = self.execution.backend_for(program)
+        expected = await self.expected(payload, backend)  # the reference on the sample's own backend (cached)
+        if isinstance(expected, str):
+            return SampleRecord(score=0.0, response=generation.text, extracted=program,
+                                details={"error": expected, "backend": backend})
+        passed, detail = await asyncio.to_thread(self.check, payload, program, expected)
+        return SampleRecord(score=float(passed), response=generation.text, extracted=program, details=detail)
+
+    def check(
+        self, payload: dict[str, Any], program: str, expected: dict[str, Expected]
+    ) -> tuple[bool, dict[str, Any]]:
+        """evalplus' verdict on ``program``: the base inputs, then (if they pass) the plus inputs."""
+        backend = self.execution.backend_for(program)
+        slowdown = self.execution.slowdown(backend)
+        tests = sum(len(payload["inputs"][part]) for part in PARTS)
+        for part in PARTS:
+            inputs = payload["inputs"][part]
+            if not inputs:
+                continue
+            limits = time_limits(expected[part].times, slowdown)
+            outcome = self.runner.run_calls(
+                program,
+                payload["entry_point"],
+                inputs,
+                time_limits=limits,
+                deadline_s=job_deadline(limits, slowdown),
+                report_args=self.flavour == "humaneval" and payload["entry_point"] == "find_zero",
+            )
+            passed, detail = check_outputs(
+                self.flavour,
+                payload["entry_point"],
+                [decode_value(args) for args in inputs],
+                expected[part],
+                outcome,
+                payload["atol"],
+                limits,
+            )
+            if not passed:
+                return False, {"tests": tests, "failed": part, "backend": outcome.backend, **detail}
+        return True, {"tests": tests, "backend": backend}
 
     def close(self) -> None:
         self._runner = None
         self._expected.clear()
-
-
-def compare_calls(reference: RunOutcome, outcome: RunOutcome, atol: float) -> tuple[bool, dict[str, Any]]:
-    """Whether every output matches the reference; on failure, which test and why."""
-    if outcome.error:
-        return False, {"error": outcome.error}
-    for index, want in enumerate(reference.results):
-        if index >= len(outcome.results):
-            return False, {"failed_test": index, "error": "stopped before this test"}
-        got = outcome.results[index]
-        if "error" in got:
-            return False, {"failed_test": index, "error": str(got["error"])[:300]}
-        if not outputs_match(decode_output(want["ok"]), decode_output(got["ok"]), atol):
-            return False, {"failed_test": index, "error": "wrong output"}
-    return True, {}
+        self._expected_sync.clear()
 
 
 def _json_field(value: Any) -> list[Any]:
@@ -251,68 +307,6 @@ def _json_field(value: Any) -> list[Any]:
     if not isinstance(parsed, list):
         raise TypeError("inputs are not a list")
     return parsed
-
-
-_TUPLE_ARG = re.compile(r"isinstance\(\s*(\w+)\s*,\s*tuple\s*\)")
-_TUPLE_ITEMS = re.compile(r"all\(\s*isinstance\(\s*(\w+)\s*,\s*tuple\s*\)\s*for\s+(\w+)\s+in\s+(\w+)\s*\)")
-
-
-def _typed_inputs(inputs: list[Any], canonical: str, entry_point: str, contract: str) -> list[list[Any]]:
-    """Arguments as the task's input contract types them, since JSON has no tuples or complex numbers.
-
-    evalplus stores MBPP+ inputs as JSON; the contract (``isinstance(arg, tuple)``, ``all(isinstance(x,
-    tuple) for x in arg)``, a recursive tuple check, a ``complex`` argument) says what the reference
-    solution was written for, and the arguments are tagged so the sandbox rebuilds those types.
-    """
-    params = _parameters(canonical, entry_point)
-    item_tuples = {
-        container for var, loop_var, container in _TUPLE_ITEMS.findall(contract) if var == loop_var
-    }
-    whole = set(_TUPLE_ARG.findall(contract)) - {var for var, _, _ in _TUPLE_ITEMS.findall(contract)}
-    recursive = "def " in contract and "tuple" in contract  # a helper that checks tuples all the way down
-    numbers_from_text = "complex" in contract
-    if not (whole or item_tuples or numbers_from_text) or not params:
-        return [list(args) for args in inputs]
-    typed = []
-    for args in inputs:
-        converted = []
-        for position, value in enumerate(args):
-            name = params[position] if position < len(params) else None
-            if numbers_from_text and isinstance(value, str):
-                value = _number(value)
-            if name in item_tuples and isinstance(value, list):
-                value = [{"__tuple__": v} if isinstance(v, list) else v for v in value]
-            if name in whole and isinstance(value, list):
-                value = _tuple_tree(value) if recursive else {"__tuple__": value}
-            converted.append(value)
-        typed.append(converted)
-    return typed
-
-
-def _tuple_tree(value: Any) -> Any:
-    return {"__tuple__": [_tuple_tree(v) for v in value]} if isinstance(value, list) else value
-
-
-def _number(text: str) -> Any:
-    """'3' -> 3, '0.5' -> 0.5, '(1-2j)' -> a tagged complex; other text stays text."""
-    try:
-        if "j" in text:
-            number = complex(text)
-            return {"__complex__": [number.real, number.imag]}
-        return int(text) if text.strip().lstrip("-").isdigit() else float(text)
-    except ValueError:
-        return text
-
-
-def _parameters(source: str, name: str) -> list[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return [arg.arg for arg in node.args.args]
-    return []
 
 
 # ---------------------------------------------------------------------- LiveCodeBench
@@ -341,8 +335,7 @@ def decode_test_cases(value: Any) -> list[dict[str, Any]]:
 
 @dataclass
 class LiveCodeBench(_SandboxedPrograms):
-    sandbox: str = "wasm"
-    timeout_s: float = 180.0
+    execution: CodeExecution = field(default_factory=CodeExecution)
     name: str = "livecodebench_v6"
     suite: str = "reasoning"
     user_supplied_data: bool = True
@@ -428,46 +421,108 @@ class LiveCodeBench(_SandboxedPrograms):
         )
 
     def check(self, payload: dict[str, Any], code: str) -> tuple[bool, dict[str, Any]]:
-        """Run ``code`` on every test of the problem in the sandbox."""
+        """Run ``code`` on every test of the problem, as the official harness does (module docstring)."""
         tests = payload["tests"]
-        if tests[0]["testtype"] == "functional":
-            args = [[json.loads(line) for line in t["input"].splitlines() if line.strip()] for t in tests]
-            outcome = self.runner.run_calls(LCB_PREAMBLE + code, f"Solution.{payload['func_name']}", args)
-            if outcome.error:
-                return False, {"error": outcome.error}
-            for index, test in enumerate(tests):
-                got = outcome.results[index] if index < len(outcome.results) else {"error": "not run"}
-                if "error" in got:
-                    return False, {"failed_test": index, "error": str(got["error"])[:300]}
-                if not outputs_match(
-                    _as_lists(json.loads(test["output"])), _as_lists(decode_output(got["ok"]))
-                ):
-                    return False, {"failed_test": index, "error": "wrong output"}
-            return True, {}
-        outcome = self.runner.run_stdio(code, [t["input"] for t in tests])
+        functional = tests[0]["testtype"] == "functional"
+        program = LCB_IMPORTS + "\n\n" + code if functional else lcb_stdio_program(code)
+        backend = self.execution.backend_for(program)
+        slowdown = self.execution.slowdown(backend)
+        limits = [LCB_TEST_TIMEOUT_S * slowdown] * len(tests)
+        deadline = ((LCB_TEST_TIMEOUT_S + 1) * len(tests) + 5) * slowdown
+        if functional:
+            try:
+                args = [[encode_input(json.loads(line)) for line in t["input"].split("\n")] for t in tests]
+                wanted = [json.loads(t["output"]) for t in tests]
+            except (json.JSONDecodeError, TypeError) as error:
+                return False, {"error": f"the test cases are not JSON: {error}"}
+            entry = f"Solution.{payload['func_name']}" if "class Solution" in program else payload["func_name"]
+            outcome = self.runner.run_calls(
+                program, str(entry), args, time_limits=limits, deadline_s=deadline, module_name="tmp_sol"
+            )
+        else:
+            outcome = self.runner.run_stdio(
+                program, [t["input"] for t in tests], entry_point="wrapped_function",
+                time_limits=limits, deadline_s=deadline,
+            )
         if outcome.error:
-            return False, {"error": outcome.error}
+            return False, {"error": outcome.error, "backend": outcome.backend}
         for index, test in enumerate(tests):
-            got = outcome.results[index] if index < len(outcome.results) else {"error": "not run"}
+            got = outcome.results[index] if index < len(outcome.results) else {"error": "not run (deadline)"}
+            if "timeout" in got:
+                return False, {"failed_test": index, "error": "over the time limit", "backend": outcome.backend}
             if "error" in got:
-                return False, {"failed_test": index, "error": str(got["error"])[:300]}
-            if not stdout_match(test["output"], str(got["ok"])):
-                return False, {"failed_test": index, "error": "wrong output"}
-        return True, {}
+                return False, {"failed_test": index, "error": str(got["error"])[:300], "backend": outcome.backend}
+            if functional:
+                right = lcb_call_match(decode_value(got["ok"]), wanted[index])
+            else:
+                right = lcb_stdout_match(str(got["ok"]), test["output"])
+            if not right:
+                return False, {"failed_test": index, "error": "wrong output", "backend": outcome.backend}
+        return True, {"backend": outcome.backend}
 
     def close(self) -> None:
         self._runner = None
 
 
-def _as_lists(value: Any) -> Any:
-    """JSON has no tuples: a LeetCode answer returned as a tuple equals the same list."""
-    if isinstance(value, (list, tuple)):
-        return [_as_lists(v) for v in value]
-    return value
+def lcb_call_match(prediction: Any, expected: Any) -> bool:
+    """The official comparison of a LeetCode-style result: ``==`` after a returned tuple becomes a list."""
+    if isinstance(prediction, tuple):
+        prediction = list(prediction)
+    try:
+        return bool(prediction == expected)
+    except Exception:  # noqa: BLE001 - an ambiguous comparison (numpy arrays) fails the test, as officially
+        return False
+
+
+def lcb_stdio_program(code: str) -> str:
+    """A stdin/stdout program as the official harness runs it: a trailing ``if __name__ == '__main__':``
+    block replaced by its body, imports hoisted, every other top-level statement inside
+    ``def wrapped_function():``, after the preamble. Code that does not parse is left as it is (and then
+    fails to compile, as officially)."""
+    try:
+        body = list(ast.parse(code).body)
+        if body and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).strip() == "__name__ == '__main__'":
+            body = body[:-1] + list(body[-1].body)
+        imports = [stmt for stmt in body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
+        others = [stmt for stmt in body if not isinstance(stmt, (ast.Import, ast.ImportFrom))]
+        function = ast.FunctionDef(
+            name="wrapped_function",
+            args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=others or [ast.Pass()],
+            decorator_list=[],
+            returns=None,
+            type_params=[],
+        )
+        module = ast.fix_missing_locations(ast.Module(body=[*imports, function], type_ignores=[]))
+        return LCB_IMPORTS + "\n" + ast.unparse(module)
+    except (SyntaxError, ValueError, TypeError, RecursionError):
+        return code
+
+
+def lcb_stdout_match(printed: str, expected: str) -> bool:
+    """The official comparison: the same number of stripped lines, each equal as text or, token by token,
+    as decimals (``Decimal``: 3 equals 3.0; no other tolerance)."""
+    got = [line.strip() for line in printed.strip().split("\n")]
+    want = [line.strip() for line in expected.strip().split("\n")]
+    if len(got) != len(want):
+        return False
+    for got_line, want_line in zip(got, want):
+        if got_line == want_line:
+            continue
+        try:
+            if [Decimal(token) for token in got_line.split()] != [Decimal(token) for token in want_line.split()]:
+                return False
+        except (InvalidOperation, ValueError):
+            return False
+    return True
+
+
+def _execution(options: EvalOptions) -> CodeExecution:
+    return options.code_execution
 
 
 BENCHMARKS: dict[str, BenchmarkFactory] = {
-    "humaneval_plus": lambda options: EvalPlusBenchmark("humaneval", sandbox=options.sandbox),
-    "mbpp_plus": lambda options: EvalPlusBenchmark("mbpp", sandbox=options.sandbox),
-    "livecodebench_v6": lambda options: LiveCodeBench(sandbox=options.sandbox),
+    "humaneval_plus": lambda options: EvalPlusBenchmark("humaneval", _execution(options)),
+    "mbpp_plus": lambda options: EvalPlusBenchmark("mbpp", _execution(options)),
+    "livecodebench_v6": lambda options: LiveCodeBench(_execution(options)),
 }

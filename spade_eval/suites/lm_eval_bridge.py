@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +114,9 @@ class LmEvalBenchmark:
     def _extract(self, doc: dict[str, Any], text: str) -> str | None:
         from spade_eval.suites.math_data import score_choice, score_math
 
-        scorer = score_choice if "choices" in doc else score_math
-        return scorer(doc["answer"], text)[1]
+        if "choices" in doc:
+            return score_choice(doc["answer"], text, doc["choices"])[1]
+        return score_math(doc["answer"], text)[1]
 
 
 def sampling_from_task(task_name: str) -> tuple[SamplingParams, int]:
@@ -145,12 +147,14 @@ class PolicyLM(LM):
 
     ``policy`` is a ``Policy`` object or a ``create_policy`` spec string (``--model_args
     policy=hf:/path`` on lm-eval's command line). Requests are generated concurrently, at most
-    ``concurrency`` at a time. With ``apply_chat_template=True`` lm-eval hands over the chat as JSON
+    ``concurrency`` at a time. lm-eval asks a task's ``repeats`` as identical requests; the k-th copy of
+    a request is sampled with ``seed + k`` (unless the task sets its own seed), exactly as spade-eval's
+    runner seeds sample k of an item, so both routes see the same generations. With ``apply_chat_template=True`` lm-eval hands over the chat as JSON
     (``apply_chat_template`` below) and the policy applies its own template; otherwise the context is
     sent as one user message.
     """
 
-    def __init__(self, policy: Policy | str, concurrency: int = 16, **_: Any) -> None:
+    def __init__(self, policy: Policy | str, concurrency: int = 16, seed: int = 0, **_: Any) -> None:
         super().__init__()
         if isinstance(policy, str):
             from spade_train.policies.factory import create_policy
@@ -158,6 +162,7 @@ class PolicyLM(LM):
             policy = create_policy(policy)
         self.policy = policy
         self.concurrency = int(concurrency)
+        self.seed = int(seed)
 
     @property
     def tokenizer_name(self) -> str:
@@ -182,11 +187,18 @@ class PolicyLM(LM):
 
     async def _generate_all(self, arguments: list[tuple[str, dict[str, Any]]]) -> list[str]:
         slots = asyncio.Semaphore(max(1, self.concurrency))
+        copies: Counter[str] = Counter()
 
         async def one(context: str, gen_kwargs: dict[str, Any]) -> str:
+            key = json.dumps([context, gen_kwargs], sort_keys=True, default=str)
+            copy = copies[key]
+            copies[key] += 1
+            sampling = _sampling(gen_kwargs)
+            if sampling.seed is None:
+                sampling = replace(sampling, seed=self.seed + copy)
             async with slots:
                 generation = await self.policy.generate(
-                    GenerationRequest(messages=_messages(context), sampling=_sampling(gen_kwargs))
+                    GenerationRequest(messages=_messages(context), sampling=sampling)
                 )
             return generation.text if generation.ok else ""
 

@@ -4,9 +4,10 @@ The lm-eval tasks in ``lm_eval_tasks/`` call these (through that folder's ``util
 loading and checking serve ``spade-eval run`` and a plain ``lm_eval --include_path ...`` run.
 
 Every source is normalised to ``{"id", "problem", "answer"}`` (GPQA adds ``choices`` and the gold letter).
-Answers are compared by math-verify: the gold answer is parsed from ``\\boxed{gold}``, the response with
-its default extraction (the last ``\\boxed{}`` first, then other LaTeX, then plain expressions), and
-``verify`` decides equivalence (fractions vs decimals, intervals, sets, equations, ...).
+The reply's final answer is read by ``answers`` (the last ``\\boxed{}``, else the last answer
+statement; never a number only mentioned in the reasoning); math answers are then compared by
+math-verify (the gold answer parsed from ``\\boxed{gold}``; ``verify`` decides equivalence: fractions vs
+decimals, intervals, sets, equations, ...), multiple-choice letters directly.
 
 math-verify bounds its work with ``signal.alarm``, which only works on the main thread; elsewhere the
 timeouts are switched off (as its documentation asks) and a pathological expression can take long.
@@ -18,12 +19,12 @@ import ast
 import csv
 import hashlib
 import random
-import re
 import threading
 from pathlib import Path
 from typing import Any
 
 from spade_eval.benchmark import BenchmarkDataError
+from spade_eval.suites.answers import extract_choice, extract_math_span
 from spade_eval.suites.common import data_file, last_boxed, read_jsonl
 
 MATH_PROMPT = "{problem}\n\nPlease reason step by step, and put your final answer within \\boxed{{}}."
@@ -166,50 +167,29 @@ def _timeout() -> int | None:
     return 5 if threading.current_thread() is threading.main_thread() else None
 
 
-def extract_math(response: str) -> list[Any]:
-    from math_verify import parse
-
-    return parse(response, parsing_timeout=_timeout())
-
-
 def score_math(gold: str, response: str) -> tuple[float, str | None]:
-    """1.0 when math-verify finds the response's final answer equivalent to ``gold``; and what it read."""
+    """1.0 when the reply's final answer (``answers.extract_math_span``) is equivalent to ``gold`` by
+    math-verify; and the answer read (None when the reply gives no final answer)."""
     from math_verify import parse, verify
 
+    span = extract_math_span(response)
+    if span is None:
+        return 0.0, None
     timeout = _timeout()
     gold_parsed = parse(f"\\boxed{{{gold}}}", parsing_timeout=timeout)
-    predicted = parse(response, parsing_timeout=timeout)
+    predicted = parse(span, parsing_timeout=timeout)
     if not gold_parsed or not predicted:
-        return 0.0, _shown(predicted)
+        return 0.0, _shown(predicted) if predicted else span
     return (1.0 if verify(gold_parsed, predicted, timeout_seconds=timeout) else 0.0), _shown(predicted)
 
 
-def score_choice(gold_letter: str, response: str) -> tuple[float, str | None]:
-    """Multiple choice: the letter math-verify reads from ``\\boxed{X}`` or 'answer: X'."""
-    from math_verify import LatexExtractionConfig, StringExtractionConfig, parse, verify
-
-    timeout = _timeout()
-    config = [StringExtractionConfig(strings=LETTERS), LatexExtractionConfig()]
-    boxed = last_boxed(response)
-    predicted = parse(
-        f"\\boxed{{{boxed}}}" if boxed is not None else _answer_line(response),
-        extraction_config=config,
-        parsing_timeout=timeout,
-    )
-    gold = parse(
-        gold_letter, extraction_config=[StringExtractionConfig(strings=LETTERS)], parsing_timeout=timeout
-    )
-    if not predicted or not gold:
-        return 0.0, _shown(predicted)
-    return (1.0 if verify(gold, predicted, timeout_seconds=timeout) else 0.0), _shown(predicted)
-
-
-_ANSWER_LINE = re.compile(r"answer\s*(?:is)?\s*[:：]?\s*\(?([A-D])\)?\b", re.IGNORECASE)
-
-
-def _answer_line(response: str) -> str:
-    found = _ANSWER_LINE.findall(response)
-    return found[-1] if found else response[-200:]
+def score_choice(
+    gold_letter: str, response: str, options: list[str] | None = None
+) -> tuple[float, str | None]:
+    """Multiple choice: 1.0 when the letter the reply gives as its final answer (``answers.extract_choice``:
+    boxed, "Answer: (C)", bold, with or without the option's text) is ``gold_letter``."""
+    letter = extract_choice(response, LETTERS, options)
+    return (1.0 if letter == gold_letter else 0.0), letter
 
 
 def _shown(parsed: list[Any]) -> str | None:

@@ -1,4 +1,5 @@
-"""GPQA-Diamond from a user-supplied file, as an lm-eval task scored with math-verify.
+"""GPQA-Diamond from a user-supplied file, as an lm-eval task scored on the letter of the reply's final
+answer (``math_data.score_choice``, which reads it with ``answers.extract_choice``).
 
 GPQA's authors ask that the questions not be posted in plain text, so nothing here ships them: put the
 official ``gpqa_diamond.csv`` at ``DATA_DIR/science/gpqa_diamond.csv`` (or a JSONL with the same

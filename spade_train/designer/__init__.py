@@ -1,4 +1,5 @@
-"""The designer role: the prompts that ask for an environment, and the parser that reads the answer."""
+"""The designer role: the prompts that ask for an environment, the parser that reads the answer, the design
+languages that pair them (``language``: python; ``signal_language``: the embedded one) and the skills."""
 
 from spade_train.designer.parser import ParseResult, extract_environment_code, parse_environment_response
 from spade_train.designer.prompts import (

@@ -14,6 +14,12 @@ returns nothing (with a reason) only when there is no class whose name ends in `
 Choice rule: among the candidate blocks that define a public ``*Env`` class, take the last complete
 one (terminated and parsing), else the last terminated one, else the last one. Reasoning is searched
 only when the answer after it has no candidate (for instance when the model ran out of tokens).
+
+A reply is model output, so reading it is bounded like the checker's host code
+(``spade_envs.checks.static``): a reply longer than ``MAX_REPLY_CHARS`` is refused before any work, and
+Python's parser, which raises ``RecursionError`` or ``MemoryError`` on code nested a few thousand levels
+deep (a constant of 4,000 chained ``+ 1`` terms, a long run of unary minus), is treated as "does not
+parse", never as a crash: ``parse_environment_response`` returns a result for every string.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import re
 import textwrap
 import tokenize
 from dataclasses import dataclass
+
+from spade_envs.contract.episode import env_class_candidates, the_env_class
 
 _REASONING_TAGS = r"think|thinking|reasoning"
 _CLOSE_REASONING = re.compile(rf"</(?:{_REASONING_TAGS})\s*>", re.IGNORECASE)
@@ -36,13 +44,20 @@ _CODE_LINE = re.compile(
     r"^(?:[ \t]+\S|(?:def|class|import|from|if|elif|else|for|while|try|except|finally|with|return|"
     r"raise|async|await)\b|@|#|[A-Za-z_][\w.]*\s*(?:=|\())"
 )
-BASE_CLASS_NAME = "ToolUseBaseEnv"
 _MAX_TRIMS = 20
+MAX_REPLY_CHARS = 400_000
+"""Longest reply read at all: twice the checker's source limit (200,000 bytes), far above any token budget."""
+_PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
+"""What ``ast.parse`` raises on model-written text: bad syntax or null bytes, or nesting too deep to build."""
 
 
 @dataclass(frozen=True)
 class ParseResult:
-    """The extracted module (or None), the ``*Env`` class it defines and how it was found or why not."""
+    """The extracted module (or None), the ``*Env`` class it defines and how it was found or why not.
+
+    ``class_name`` follows the contract (``spade_envs.contract.episode``): the module's only public
+    ``*Env`` class, or None when it defines several (its code is still returned, for the checker's
+    feedback)."""
 
     code: str | None
     reason: str
@@ -58,7 +73,9 @@ class ParseResult:
 @dataclass(frozen=True)
 class _Candidate:
     code: str
-    class_name: str
+    class_name: str | None
+    """The environment class; None when the module defines several candidates (the checker says so)."""
+    candidates: tuple[str, ...]
     compiles: bool
     terminated: bool
     origin: str
@@ -94,30 +111,33 @@ def _ends_inside_string(code: str) -> bool:
             pass
     except tokenize.TokenError as error:
         return "string" in str(error.args[0] if error.args else error).lower()
-    except (SyntaxError, ValueError):  # IndentationError and friends: not a string problem
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # IndentationError and friends
         return False
     return False
 
 
+def _tree(code: str) -> ast.Module | None:
+    """The module's syntax tree, or None when it does not parse (nesting too deep counts as not parsing)."""
+    try:
+        return ast.parse(code)
+    except _PARSE_ERRORS:
+        return None
+
+
 def _parses(code: str) -> bool:
-    try:
-        ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+    return _tree(code) is not None
 
 
-def _env_class(code: str) -> str | None:
-    """The last public top-level class whose name ends in 'Env' (ToolUseBaseEnv excluded)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+def _env_classes(code: str) -> list[str]:
+    """The module's candidates for its environment class, by the contract's rule
+    (``spade_envs.contract.episode``): public top-level classes whose names end in ``Env``. Code that does
+    not parse is searched line by line, so a module the checker will reject still yields its code."""
+    tree = _tree(code)
+    if tree is None:
         names = [m.group("name") for m in _ENV_CLASS.finditer(code)]
     else:
-        names = [node.name for node in tree.body if isinstance(node, ast.ClassDef)
-                 and node.name.endswith("Env") and not node.name.startswith("_")]
-    names = [name for name in names if name != BASE_CLASS_NAME]
-    return names[-1] if names else None
+        names = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+    return env_class_candidates(names)
 
 
 def _fix_indentation(code: str) -> str:
@@ -153,6 +173,8 @@ def _trim_trailing_prose(code: str) -> str:
             return code
         except (SyntaxError, ValueError) as error:
             lineno = getattr(error, "lineno", None)
+        except (RecursionError, MemoryError):  # too deep to parse: no line to cut at
+            return code
         lines = code.split("\n")
         if not lineno or lineno <= 1 or lineno > len(lines):
             return code
@@ -160,7 +182,7 @@ def _trim_trailing_prose(code: str) -> str:
         if any(_CODE_LINE.match(line) for line in rest):
             return code
         shorter = "\n".join(lines[: lineno - 1]).rstrip() + "\n"
-        if _env_class(shorter) is None:
+        if not _env_classes(shorter):
             return code
         code = shorter
     return code
@@ -232,19 +254,20 @@ def _candidates(text: str) -> tuple[list[_Candidate], int]:
         code = _clean(block.body)
         if not block.terminated:
             code = _trim_trailing_prose(code)
-        name = _env_class(code)
-        if name is not None:
+        names = _env_classes(code)
+        if names:
             label = block.info.split()[0].split(":")[0] if block.info else "no language"
             state = "" if block.terminated else ", unterminated"
-            found.append(_Candidate(code, name, _parses(code), block.terminated,
+            found.append(_Candidate(code, the_env_class(names), tuple(names), _parses(code), block.terminated,
                                     f"fenced block {number} of {len(blocks)} ({label}{state})"))
     if not found:
         body = _unfenced_code(text)
         if body is not None:
             code = _trim_trailing_prose(_clean(body))
-            name = _env_class(code)
-            if name is not None:
-                found.append(_Candidate(code, name, _parses(code), True, "unfenced code"))
+            names = _env_classes(code)
+            if names:
+                found.append(_Candidate(code, the_env_class(names), tuple(names), _parses(code), True,
+                                        "unfenced code"))
     return found, len(blocks)
 
 
@@ -252,6 +275,9 @@ def parse_environment_response(response: str | None) -> ParseResult:
     """Find the environment module in a designer's reply; see the module docstring for the rules."""
     if response is None or not response.strip():
         return ParseResult(None, "the response is empty")
+    if len(response) > MAX_REPLY_CHARS:
+        return ParseResult(None, f"the response has {len(response):,} characters, more than the "
+                                 f"{MAX_REPLY_CHARS:,} read; write the environment in one short module")
     text = normalise_newlines(response)
     answer = strip_reasoning(text)
     candidates, blocks = _candidates(answer)
@@ -270,7 +296,8 @@ def parse_environment_response(response: str | None) -> ParseResult:
     best = max(enumerate(candidates), key=lambda pair: (pair[1].compiles, pair[1].terminated, pair[0]))[1]
     status = "parses" if best.compiles else "does not parse"
     source = "" if where == "answer" else " inside the reasoning"
-    reason = f"{best.origin}{source} defines {best.class_name} ({status}; {len(candidates)} candidate(s))"
+    defines = best.class_name or f"several environment classes ({', '.join(best.candidates)})"
+    reason = f"{best.origin}{source} defines {defines} ({status}; {len(candidates)} candidate(s))"
     return ParseResult(best.code, reason, class_name=best.class_name, blocks=blocks)
 
 

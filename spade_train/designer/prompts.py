@@ -14,6 +14,7 @@ A repair turn (:func:`repair_messages`) appends the checker's feedback to the co
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -27,6 +28,7 @@ from spade_train.corpus import Document
 from spade_train.designer.parser import strip_reasoning
 from spade_train.designer.skills import ENV_KINDS, PROMPT_GAME_SKILLS, TOOL_USE_SKILLS, describe_skill
 from spade_train.policies.base import GenerationRequest, Message, SamplingParams
+from spade_train.semantics import NegativeExamples
 
 MAX_EXAMPLE_CHARS = 2_000
 """Characters of code shown per memory example (the memory stores snippets of at most this length)."""
@@ -118,60 +120,78 @@ def _lines(*items: str) -> str:
 
 
 def _requirements(kind: str, max_turns: int, multi_instruction: bool) -> str:
+    """The difficulty requirements of the kind's task type."""
     if kind == "single_answer":
-        return _lines(
-            "- Each seed defines one puzzle with exactly one correct answer, computed by your code.",
-            ("- Solving it takes at least 3 dependent reasoning steps; no single lookup or observation gives "
-             "the answer away."),
-            ("- Random guessing succeeds less than 1% of the time: the answer space has well over 100 "
-             "plausible values (no yes/no questions, no choice among a few options)."),
-            ("- The agent answers with \\boxed{answer}. A correct answer gives reward 1.0 and "
-             "terminated=True. A wrong answer gives reward 0.0, terminated=False, and feedback that helps "
-             "without revealing the answer; the agent may try again."),
-            "- When the turns run out (truncated=True), the observation reveals the correct answer.",
-            ("- Answers are compared by exact string match and then by math-verify, so use a canonical form "
-             "(an integer, a reduced fraction, a single word) and accept equivalent spellings in step()."),
-            "- solution() returns the answer itself (a string or number, not wrapped in \\boxed{}).",
-        )
+        return _single_answer_requirements()
     if kind == "multi_turn_game":
-        low, high = _turn_window(max_turns)
-        return _lines(
-            ("- The game has state that changes after every valid action, and each observation shows the "
-             "part of the new state the player is allowed to see."),
-            "- Every turn offers at least 2 meaningful actions: real choices with different consequences.",
-            (f"- Optimal play wins in about half to three quarters of max_turns: with max_turns={max_turns} "
-             f"the shortest win takes {low} to {high} actions, leaving a little room for mistakes but none "
-             "for aimless play."),
-            ("- Winning needs the target skill: random, repeated or fixed actions must win under 1% of seeds "
-             f"(the checker plays such policies on {_CHECKS.trivial_seeds} seeds and rejects the game if any "
-             f"wins {_CHECKS.trivial_threshold:.0%})."),
-            ("- A win gives reward 1.0 and terminated=True; a loss (an unrecoverable mistake, if your game "
-             "has one) gives 0.0 and terminated=True; every other step gives 0.0."),
-            ("- solution() returns the reference action sequence for the current seed: a list of strings "
-             "written as the agent would send them, e.g. [\"\\\\boxed{...}\", ...], that wins when replayed "
-             "from reset(seed)."),
-        )
+        return _game_requirements(max_turns)
     if kind == "corpus_grounded":
-        low, high = _turn_window(max_turns)
-        return _lines(
-            ("- Build the environment from the document in <REFERENCE_DOCUMENT>: its entities, quantities, "
-             "rules, schedules and relations become the hidden state and the mechanics. The agent never "
-             "sees the document; it learns about the world only through your observations."),
-            ("- Never quote the document: no sentence, and no phrase longer than six words, from it may "
-             "appear in any observation. Store the facts you need as data (dicts, lists, numbers) and "
-             "phrase observations in your own words."),
-            ("- Hidden state: at reset the agent sees only part of the situation. Each turn it sends one "
-             "command such as \\boxed{inspect <thing>} or \\boxed{move <place>} to discover more or to act; "
-             "list the commands and their exact format in the first observation."),
-            ("- Seeds vary the instance (which facts are hidden, the goal, the numbers drawn around the "
-             "document's facts), so that memorising one episode does not solve the next."),
-            ("- Partial reward: when the episode ends with terminated=True, the reward is the fraction of the "
-             "goal achieved, in [0, 1] (1.0 = complete success); steps that do not end the episode give 0.0. "
-             "Random commands must score close to 0."),
-            f"- The reference solution takes about {low} to {high} commands with max_turns={max_turns}.",
-            ("- solution() returns that reference action sequence: a list of \\boxed{...} command strings "
-             "that reaches reward 1.0 when replayed from reset(seed)."),
-        )
+        return _corpus_requirements(max_turns)
+    return _tool_requirements(multi_instruction)
+
+
+def _single_answer_requirements() -> str:
+    return _lines(
+        "- Each seed defines one puzzle with exactly one correct answer, computed by your code.",
+        ("- Solving it takes at least 3 dependent reasoning steps; no single lookup or observation gives "
+         "the answer away."),
+        ("- Random guessing succeeds less than 1% of the time: the answer space has well over 100 "
+         "plausible values (no yes/no questions, no choice among a few options)."),
+        ("- The agent answers with \\boxed{answer}. A correct answer gives reward 1.0 and "
+         "terminated=True. A wrong answer gives reward 0.0, terminated=False, and feedback that helps "
+         "without revealing the answer; the agent may try again."),
+        "- When the turns run out (truncated=True), the observation reveals the correct answer.",
+        ("- Answers are compared by exact string match and then by math-verify, so use a canonical form "
+         "(an integer, a reduced fraction, a single word) and accept equivalent spellings in step()."),
+        "- solution() returns the answer itself (a string or number, not wrapped in \\boxed{}).",
+    )
+
+
+def _game_requirements(max_turns: int) -> str:
+    low, high = _turn_window(max_turns)
+    return _lines(
+        ("- The game has state that changes after every valid action, and each observation shows the "
+         "part of the new state the player is allowed to see."),
+        "- Every turn offers at least 2 meaningful actions: real choices with different consequences.",
+        (f"- Optimal play wins in about half to three quarters of max_turns: with max_turns={max_turns} "
+         f"the shortest win takes {low} to {high} actions, leaving a little room for mistakes but none "
+         "for aimless play."),
+        ("- Winning needs the target skill: random, repeated or fixed actions must win under 1% of seeds "
+         f"(the checker plays such policies, and copies of what the observations show, on "
+         f"{_CHECKS.plan_seeds} seeds, small and 32-bit ones, and rejects the game if any of them wins "
+         "clearly more often than chance)."),
+        ("- A win gives reward 1.0 and terminated=True; a loss (an unrecoverable mistake, if your game "
+         "has one) gives 0.0 and terminated=True; every other step gives 0.0."),
+        ("- solution() returns the reference action sequence for the current seed: a list of strings "
+         "written as the agent would send them, e.g. [\"\\\\boxed{...}\", ...], that wins when replayed "
+         "from reset(seed)."),
+    )
+
+
+def _corpus_requirements(max_turns: int) -> str:
+    low, high = _turn_window(max_turns)
+    return _lines(
+        ("- Build the environment from the document in <REFERENCE_DOCUMENT>: its entities, quantities, "
+         "rules, schedules and relations become the hidden state and the mechanics. The agent never "
+         "sees the document; it learns about the world only through your observations."),
+        ("- Never quote the document: no sentence, and no phrase longer than six words, from it may "
+         "appear in any observation. Store the facts you need as data (dicts, lists, numbers) and "
+         "phrase observations in your own words."),
+        ("- Hidden state: at reset the agent sees only part of the situation. Each turn it sends one "
+         "command such as \\boxed{inspect <thing>} or \\boxed{move <place>} to discover more or to act; "
+         "list the commands and their exact format in the first observation."),
+        ("- Seeds vary the instance (which facts are hidden, the goal, the numbers drawn around the "
+         "document's facts), so that memorising one episode does not solve the next."),
+        ("- Partial reward: when the episode ends with terminated=True, the reward is the fraction of the "
+         "goal achieved, in [0, 1] (1.0 = complete success); steps that do not end the episode give 0.0. "
+         "Random commands must score close to 0."),
+        f"- The reference solution takes about {low} to {high} commands with max_turns={max_turns}.",
+        ("- solution() returns that reference action sequence: a list of \\boxed{...} command strings "
+         "that reaches reward 1.0 when replayed from reset(seed)."),
+    )
+
+
+def _tool_requirements(multi_instruction: bool) -> str:
     lines = [
         ("- The final answer cannot be known without the tools: the task text does not contain the data, "
          "and solving it takes at least 3 tool calls across at least 2 different tools."),
@@ -207,7 +227,11 @@ def _shared_rules() -> list[str]:
          "__dict__, __globals__, __subclasses__). No files, network, processes, threads or printing."),
         (f"Keep the module under {limits.max_lines:,} lines and {limits.max_source_bytes // 1000} KB: generate "
          "data in reset() rather than writing long tables out."),
-        "Never reveal the answer or the hidden state in an observation while the episode is running.",
+        ("Never reveal the answer or the hidden state while the episode is running: not in an observation, "
+         "an example of the answer format, a debug line, a tool description or feedback to a wrong answer."),
+        ("Accept only the correct answer: compare exactly (as numbers where the answer is one), never within "
+         "a tolerance, as a substring or among several answers in one reply; partial rewards, if any, must "
+         "add up to less than a win."),
     ]
 
 
@@ -285,9 +309,12 @@ def _tool_contract(max_turns: int, multi_instruction: bool) -> str:
         "...}, ...]` with 3 to 5 instructions. They are revealed one at a time: the next appears once the "
         "current `check(self._state)` is true, so the tools must change self._state. `<answer>done</answer>` "
         "wins only after every check holds; set `self._expected_answer = \"done\"`.",
-        ("`def solution(self)` returns the reference tool calls as dicts `{\"name\": ..., \"arguments\": "
-         "{...}}` in order, followed by the final answer as the last element (\"done\" for the "
-         "multi-instruction variant). It is replayed for several seeds and must win every time."),
+        ("`def solution(self)` returns ONE string: the reference tool calls in order, each written as "
+         "`<tool_call>{\"name\": ..., \"arguments\": {...}}</tool_call>`, followed by `<answer>...</answer>` "
+         "(`<answer>done</answer>` for the multi-instruction variant), exactly as the agent would send them. "
+         "It is replayed one block per turn, each tool call answered with `Tool result:`, for many seeds, and "
+         "must win every time. (A list of `{\"name\", \"arguments\"}` dicts followed by the answer is accepted "
+         "too.)"),
     ]
     return _numbered(rules + _shared_rules())
 
@@ -338,6 +365,9 @@ class DesignerPrompt:
     examples: tuple[Any, ...] = field(default_factory=tuple)
     multi_instruction: bool = False
     """Tool use only: require the multi-instruction variant (``self._user_messages``)."""
+    negative_examples: NegativeExamples = "code"
+    """How too-easy and too-hard examples are shown: with their code (the toolkit) or as one line naming
+    their class (the release, ``Semantics.negative_examples``)."""
 
     def __post_init__(self) -> None:
         if self.kind not in ENV_KINDS:
@@ -434,6 +464,14 @@ class DesignerPrompt:
                 f"\nExample {index} (skill: {example.skill}; agent win rate {_percent(example.win_rate)}; "
                 f"regret {example.regret:+.2f}):\n```python\n{_fence_safe(_snippet(example.code))}\n```"
             )
+        if self.negative_examples == "class_name":
+            lines = lines + ["</REFERENCE_ENVIRONMENTS>"] if positives else []
+            if negatives:
+                lines.append("Avoid generating environments like:")
+                for example in negatives:
+                    verdict = "too easy" if example_label(example) == "too_easy" else "too hard"
+                    lines.append(f"- {verdict} (win_rate={example.win_rate:.2f}): class {_class_name(example.code)}")
+            return "\n".join(lines)
         for example in negatives:
             if example_label(example) == "too_easy":
                 verdict = (f"TOO EASY: the agent won {_percent(example.win_rate)} of its episodes, so it "
@@ -447,6 +485,12 @@ class DesignerPrompt:
             )
         lines.append("</REFERENCE_ENVIRONMENTS>")
         return "\n".join(lines)
+
+
+def _class_name(code: str) -> str:
+    """The first class the code defines (the release names the file; an environment's class is ours)."""
+    match = re.search(r"^class\s+([A-Za-z_]\w*)", code, re.MULTILINE)
+    return match.group(1) if match else "<unnamed>"
 
 
 def build_designer_messages(

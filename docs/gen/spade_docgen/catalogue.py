@@ -19,6 +19,7 @@ import ast
 import hashlib
 import importlib.metadata
 import json
+import os
 import re
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from spade_docgen.layout import CODE_COLUMNS
 from spade_docgen.markdown import code, fence, prose
 from spade_envs.checks.catalogue import CHECKS, TIERS, CheckInfo
 
@@ -35,7 +37,7 @@ a 2 s call limit instead of 10 s so that the infinite-loop example does not hold
 
 _EXPECT = re.compile(r"#\s*(expect|expect-warning):\s*([a-z_]+)\s*$")
 _PAD = re.compile(r"^#\s*zoo-pad-bytes:\s*(\d+)", re.MULTILINE)
-_HEADER = re.compile(r"^\[\d+/\d+\] (?:ok  |FAIL) (\S+)  ")
+_HEADER = re.compile(r"^(\[ *\d+/\d+\] )(?:ok  |FAIL) (\S+)(?:  |$)")
 _FINDING = re.compile(r"^\s+(?:warning )?\[([a-z_]+)\]")
 _DEFECT_MARK = re.compile(r"#\s*defect\b", re.IGNORECASE)
 
@@ -119,8 +121,10 @@ def _run_validator(cases: list[ZooCase]) -> dict[str, Capture]:
     with tempfile.TemporaryDirectory(prefix="spade-docs-zoo-") as folder:
         for case in cases:
             Path(folder, f"{case.name}.py").write_text(case.source, encoding="utf-8")
+        # Fitted to a code block's width, as the page shows it (the validator wraps to COLUMNS off a terminal).
         result = subprocess.run([sys.executable, "-m", "spade_envs.cli", *VALIDATE_ARGS], cwd=folder,
-                                capture_output=True, text=True, timeout=600, check=False)
+                                capture_output=True, text=True, timeout=600, check=False,
+                                env={**os.environ, "COLUMNS": str(CODE_COLUMNS)})
     if result.returncode not in (0, 1):
         raise RuntimeError(f"spade-envs validate failed on the zoo (exit {result.returncode}): "
                            f"{result.stderr.strip()[-2000:]}")
@@ -131,14 +135,19 @@ def parse_report(text: str) -> dict[str, Capture]:
     """Split the validator's text report into one block per file (header line plus its findings)."""
     blocks: dict[str, list[str]] = {}
     current: list[str] | None = None
+    shift = 0
     for line in text.splitlines():
         header = _HEADER.match(line)
         if header:  # shown as if the file had been validated alone, as the page's command line says
-            current = blocks.setdefault(Path(header.group(1)).stem, [])
-            line = re.sub(r"^\[\d+/\d+\]", "[1/1]", line)
+            current = blocks.setdefault(Path(header.group(2)).stem, [])
+            counter = header.group(1)
+            shift = len(counter) - len("[1/1] ")  # the lines under it were indented past "[ 7/98] "
+            line = "[1/1] " + line[len(counter):]
         elif not line.strip():
             current = None
             continue
+        elif current is not None:
+            line = line[min(shift, len(line) - len(line.lstrip(" "))):]
         if current is not None:
             current.append(line)
     return {name: Capture("\n".join(lines), tuple(m.group(1) for m in map(_FINDING.match, lines[1:]) if m))

@@ -1,7 +1,7 @@
-"""The run configuration reference, from ``spade_train.run_config.RunConfig`` and the shipped files.
+"""The run configuration reference, from ``spade_train.config.RunConfig`` and the shipped files.
 
 Field types, defaults and constraints come from the model's JSON Schema; the explanations come from the
-attribute docstrings in ``run_config.py`` (the string under each field), which pydantic does not put
+attribute docstrings in ``spade_train/config/sections.py`` (the string under each field), which pydantic does not put
 in the schema, so they are read from the source with ``ast``. Every shipped configuration under
 ``configs/`` is loaded through the real loader while the page is built: a file the loader rejects
 fails the build.
@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from spade_docgen.markdown import docstring, fence, first_sentence, prose
 from spade_docgen.schemas import object_table
 from spade_docgen.source import attribute_docstrings
-from spade_train.run_config import RunConfig, load_run_config
+from spade_train.config import RunConfig, load_run_config
 
 
 def sections() -> list[tuple[str, type[BaseModel]]]:
@@ -69,15 +69,16 @@ def _header(path: Path) -> str:
 
 
 def render_shipped(root: Path) -> str:
-    """A table of every shipped configuration (each loaded by the real loader first)."""
+    """A table of every shipped configuration (each loaded by the real loader first): the file, then what
+    it is with its backend, model and length (two columns, so that it fits a phone)."""
     rows = []
     for path in shipped_configs(root):
         config = load_run_config(path)  # raises ConfigError: the build fails on a broken shipped file
         relative = path.relative_to(root).as_posix()
-        model = config.model.path or "tiny model built from `[model.tiny]`"
-        rows.append(f"| `{relative}` | {config.run.backend} | {prose(model)} | {config.run.iterations} | "
-                    f"{prose(_header(path))} |")
-    head = "| file | backend | model | iterations | what it is |\n| --- | --- | --- | --- | --- |\n"
+        model = config.policies.designer or config.model.path or "tiny model built from `[model.tiny]`"
+        rows.append(f"| `{relative}` | {prose(_header(path))} Backend {config.run.backend}, model "
+                    f"{prose(model)}, {config.run.iterations} iterations. |")
+    head = "| file | what it is |\n| --- | --- |\n"
     return head + "\n".join(rows) + "\n"
 
 
@@ -85,4 +86,5 @@ def render_file(root: Path, relative: str) -> str:
     """One shipped configuration in full, after checking that it loads."""
     path = root / relative
     load_run_config(path)
-    return fence(path.read_text(encoding="utf-8"), "toml", attributes=f'title="{relative}"')
+    # Numbered, as a quoted file: its long comment lines wrap under their line number.
+    return fence(path.read_text(encoding="utf-8"), "toml", attributes=f'title="{relative}" linenums="1"')

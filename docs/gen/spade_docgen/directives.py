@@ -75,14 +75,32 @@ def _module_docstrings(module: object) -> dict[str, str]:
 
 
 def _plot_panels() -> str:
-    from spade_train.plots import PANELS, SMOOTHING
+    from spade_train.run.plots import PANELS, SMOOTHING
 
-    places = ("top left", "top right", "bottom left", "bottom right")  # matplotlib's 2x2 axes.flat order
-    rows = [[place, prose(title), ", ".join(code(key) for key in keys), prose(label)]
-            for place, (title, keys, label) in zip(places, PANELS)]
+    rows = []
+    for number, panel in enumerate(PANELS):
+        place = f"row {number // 3 + 1}, {('left', 'middle', 'right')[number % 3]}"  # 3 x 3, row by row
+        if panel.rejections:
+            keys = code("rejected/<reason>")
+        else:
+            keys = ", ".join(code(key) for key in panel.metrics)
+            if panel.secondary:
+                keys += "; right axis: " + ", ".join(code(key) for key in panel.secondary)
+            if panel.per_skill:
+                keys += "; per skill: " + code(f"skill/<skill>/{panel.per_skill}")
+        axis = panel.label + (f" (right: {panel.secondary_label})" if panel.secondary else "")
+        rows.append([place, prose(panel.title), keys, prose(axis)])
     note = (f"\nWith more than {2 * SMOOTHING} iterations each curve is drawn faintly per iteration with a "
-            f"bold {SMOOTHING}-iteration trailing mean over it.\n")
+            f"bold centred {SMOOTHING}-iteration mean over it, which does not lag, except over the last "
+            f"{SMOOTHING // 2} iterations (they can only average the ones before them). Bands are each "
+            "iteration's 95% interval, from the `_low` and `_high` keys of its row.\n")
     return table(["where", "title", "metrics (`metrics.jsonl` keys)", "y axis"], rows) + note
+
+
+def _deviations() -> str:
+    from spade_train.semantics import deviations_table
+
+    return deviations_table()
 
 
 DIRECTIVES: dict[str, Callable[[Path, list[str]], str]] = {
@@ -101,7 +119,9 @@ DIRECTIVES: dict[str, Callable[[Path, list[str]], str]] = {
     "allowlist": _no_args(sandbox.render_allowlist),
     "forbidden-names": _no_args(sandbox.render_forbidden_names),
     "forbidden-attributes": _no_args(sandbox.render_forbidden_attributes),
+    "forbidden-module-members": _no_args(sandbox.render_forbidden_module_members),
     "plot-panels": _no_args(_plot_panels),
+    "deviations": _no_args(_deviations),
 }
 
 

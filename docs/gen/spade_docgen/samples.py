@@ -34,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spade_docgen.layout import CODE_COLUMNS
+
 SAMPLE_LANGUAGES = frozenset({"python", "py", "bash", "sh", "shell", "console", "toml"})
 LINKED_FOLDERS = ("configs", "schemas", "tests")
 COMMAND_TIMEOUT_S = 300
@@ -44,6 +46,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _VOLATILE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(static|contract|feasibility|fuzz):\d+\.\d+s\b"), r"\1:...s"),
     (re.compile(r"\b\d+\.\d+ s, \d+\.\d+ environments/s"), "... s, ... environments/s"),
+    (re.compile(r"\b\d+\.\d+ s\)"), "... s)"),  # the validator's time, without a rate for a few files
+    (re.compile(r"\b\d+ worker\(s\)"), "... worker(s)"),  # one per core, at most one per file
     (re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?"), "..."),
 )
 
@@ -182,7 +186,9 @@ def volatile_to_ellipsis(text: str) -> str:
 def environment(bin_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
-    env["COLUMNS"] = "100"  # argparse and progress bars wrap at the terminal width
+    # The tools fit their output to COLUMNS when it is not a terminal (argparse, progress bars, the
+    # validator's wrapped findings): the width of a code block, so output shows as printed, unwrapped.
+    env["COLUMNS"] = str(CODE_COLUMNS)
     env.pop("VIRTUAL_ENV", None)
     return env
 

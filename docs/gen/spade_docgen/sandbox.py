@@ -12,7 +12,12 @@ import dataclasses
 from spade_docgen.markdown import code, docstring, prose, table
 from spade_docgen.source import attribute_docstrings
 from spade_envs.checks.dynamic import CheckConfig
-from spade_envs.checks.static import FORBIDDEN_ATTRIBUTES, FORBIDDEN_NAMES, StaticConfig
+from spade_envs.checks.static import (
+    FORBIDDEN_ATTRIBUTES,
+    FORBIDDEN_MODULE_MEMBERS,
+    FORBIDDEN_NAMES,
+    StaticConfig,
+)
 from spade_envs.contract.allowlist import ALLOWED_MODULES
 from spade_envs.runtime.backend import BACKEND_FACTORIES, DEFAULT_BACKEND
 from spade_envs.runtime.inprocess import InProcessBackend
@@ -75,3 +80,9 @@ def render_forbidden_names() -> str:
 
 def render_forbidden_attributes() -> str:
     return ", ".join(code(name) for name in sorted(FORBIDDEN_ATTRIBUTES)) + "\n"
+
+
+def render_forbidden_module_members() -> str:
+    rows = [[code(f"{module}.{member}"), prose(reason)]
+            for (module, member), reason in sorted(FORBIDDEN_MODULE_MEMBERS.items())]
+    return table(["member", "why it is forbidden"], rows)

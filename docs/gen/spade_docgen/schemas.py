@@ -65,17 +65,27 @@ def constraints(node: dict[str, Any]) -> str:
 
 def object_table(node: dict[str, Any], schema: str, descriptions: dict[str, str] | None = None,
                  anchors: dict[str, str] | None = None) -> str:
-    """The properties of one object schema. ``descriptions`` fills in fields the schema leaves undescribed."""
+    """The properties of one object schema. ``descriptions`` fills in fields the schema leaves undescribed.
+
+    Three columns (key, type, description), so that the table fits a phone's width: whether a key is
+    required, its default and its constraints lead its description.
+    """
     required = set(node.get("required", []))
     rows = []
     for name, prop in sorted(node.get("properties", {}).items()):
-        default = code(json.dumps(prop["default"])) if "default" in prop else ""
-        description = prop.get("description") or (descriptions or {}).get(name, "")
-        rows.append([code(name), type_text(prop, schema, anchors), "yes" if name in required else "", default,
-                     constraints(prop), prose(description)])
+        facts = (["**required**"] if name in required else []) + (
+            [f"default {code(json.dumps(prop['default']))}"] if "default" in prop else [])
+        limits = constraints(prop)
+        if limits:
+            facts.append(limits)
+        description = prose(prop.get("description") or (descriptions or {}).get(name, ""))
+        lead = "; ".join(facts)
+        text = f"{lead}. {description}" if lead and description else lead or description
+        rows.append([code(name), type_text(prop, schema, anchors), text])
     closed = "; no other keys are allowed" if node.get("additionalProperties") is False else ""
     intro = prose(node.get("description", "")) + "\n\n" if node.get("description") else ""
-    return intro + table(["key", "type", "required", "default", "constraints", "description"], rows) + (
+    body = table(["key", "type", "description"], rows)
+    return intro + body + (
         f"\n*Object{closed}.*\n" if closed else "")
 
 

@@ -10,11 +10,19 @@ Two artifacts live in the cache directory:
   tens of seconds, which is why it is never done per session.
 
 Concurrent first uses (pytest workers, rollout processes) serialise on a lock file, and every file is
-written under a temporary name and renamed, so a reader never sees half an artifact.
+written under a temporary name and renamed, so a reader never sees half an artifact. The lock is
+``flock`` where the file system has it; where it does not (network and FUSE mounts raise ENOSYS,
+EOPNOTSUPP or ENOLCK) it is a lock file created with ``O_EXCL``, which a process that died holding it
+leaves behind: such a file older than ``STALE_LOCK_S`` is taken over.
+
+The engine key includes the CPU's feature flags, not only its architecture: Cranelift compiles for the
+features of the machine it runs on, so nodes of one cluster with different CPUs each keep their own
+compiled file instead of recompiling over each other's.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import importlib.metadata
@@ -23,7 +31,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -41,8 +50,13 @@ GUEST_MODULES: tuple[str, ...] = (
     "contract/actions.py",
     "contract/allowlist.py",
     "contract/episode.py",
+    "contract/fuzz_actions.py",
+    "contract/math_verify_shim.py",
+    "contract/probes.py",
     "contract/tool_use.py",
     "runtime/guest.py",
+    "runtime/guest_modules.py",
+    "runtime/programs.py",
 )
 """SDK files the guest needs, relative to ``spade_envs/``. They are standard-library only by design."""
 
@@ -74,22 +88,83 @@ def build_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def engine_key(config_description: str) -> str:
-    """Hash of what makes compiled code machine- and configuration-specific."""
+STALE_LOCK_S = 900.0
+"""A fallback lock file older than this is left over by a dead process (a build takes about a minute)."""
+_NO_FLOCK = {errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOLCK, errno.EINVAL}
+"""What ``flock`` raises on file systems that do not support it."""
+
+
+def cpu_features(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The CPU's feature flags (``flags`` on x86, ``Features`` on Arm), sorted; "" where unknown."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() in ("flags", "Features"):
+            return " ".join(sorted(set(value.split())))
+    return ""
+
+
+def engine_key(config_description: str, features: str | None = None) -> str:
+    """Hash of what makes compiled code machine- and configuration-specific (the CPU features included)."""
     version = importlib.metadata.version("wasmtime")
-    digest = hashlib.sha256(f"{version}|{config_description}|{sys.platform}|{os.uname().machine}".encode())
+    features = cpu_features() if features is None else features
+    digest = hashlib.sha256(
+        f"{version}|{config_description}|{sys.platform}|{os.uname().machine}|{features}".encode())
     return digest.hexdigest()[:16]
 
 
 @contextmanager
-def _locked(cache_dir: Path) -> Iterator[None]:
+def _locked(cache_dir: Path, *, flock: Callable[[object, int], None] = fcntl.flock,
+            stale_s: float = STALE_LOCK_S, poll_s: float = 0.2) -> Iterator[None]:
+    """Hold the cache directory's lock: ``flock`` on ``.lock``, or the ``.lock.excl`` file where flock
+    is not supported (see the module docstring)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            yield
+            flock(lock, fcntl.LOCK_EX)
+        except OSError as error:
+            if error.errno not in _NO_FLOCK:
+                raise
+        else:
+            try:
+                yield
+            finally:
+                flock(lock, fcntl.LOCK_UN)
+            return
+    with _exclusive_file(cache_dir / ".lock.excl", stale_s=stale_s, poll_s=poll_s):
+        yield
+
+
+@contextmanager
+def _exclusive_file(path: Path, *, stale_s: float, poll_s: float) -> Iterator[None]:
+    """A lock that needs only atomic ``O_CREAT | O_EXCL`` (which NFS v3+ and FUSE file systems have)."""
+    while True:
+        try:
+            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                age = time.time() - path.stat().st_mtime
+            except FileNotFoundError:
+                continue  # released between our open and stat: try again at once
+            if age > stale_s:
+                # Its holder died. Two waiters taking it over at once may both get in; that only duplicates
+                # work, since every artifact is written under a temporary name and renamed.
+                path.unlink(missing_ok=True)
+                continue
+            time.sleep(poll_s)
+            continue
+        try:
+            os.write(handle, f"{os.uname().nodename} {os.getpid()}\n".encode())
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            os.close(handle)
+        break
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def _stage_guest(staging: Path) -> None:
@@ -120,7 +195,7 @@ def build_component(target: Path) -> None:
             "-d", str(WASM_DIR / "world.wit"), "-w", WORLD, "componentize", "guest_app",
             "-p", str(staging), "-o", str(output),
         ]
-        completed = subprocess.run(command, cwd=staging, capture_output=True, text=True)
+        completed = subprocess.run(command, check=False, cwd=staging, capture_output=True, text=True)
         if completed.returncode != 0 or not output.exists():
             tail = (completed.stderr or completed.stdout).strip().splitlines()[-5:]
             raise SandboxBuildError("componentize-py failed to build the sandbox guest: " + " | ".join(tail))

@@ -2,13 +2,16 @@
 
 componentize-py executes the top level of this module at build time and snapshots the resulting heap,
 so everything imported here is baked into the image and nothing can be imported at run time (there
-is no filesystem). That is why every allowlisted module is imported up front.
+is no filesystem). That is why every allowlisted module is imported up front, and with them the extra
+standard-library modules generated programs may use (``spade_envs.runtime.guest_modules``; the static
+checker still holds environments to the allowlist).
 
 Everything in this interpreter, including this module and the ``json`` module it shares with the
 environment, is within the environment's reach. Nothing here is trusted by the host: the host checks
 every reply. The guards below exist to turn common mistakes into clear errors, not to be the wall.
 """
 
+import gc
 import importlib
 import json
 import sys
@@ -18,8 +21,9 @@ import wit_world
 
 from spade_envs.contract.allowlist import ALLOWED_MODULES
 from spade_envs.runtime.guest import EnvHost
+from spade_envs.runtime.guest_modules import GENERATED_CODE_MODULES
 
-for _name in sorted(ALLOWED_MODULES):
+for _name in sorted(ALLOWED_MODULES | GENERATED_CODE_MODULES):
     importlib.import_module(_name)
 
 RECURSION_LIMIT = 1000
@@ -54,10 +58,29 @@ def _sleep_returns_at_once(seconds: float) -> None:
     """Sleeping would block the host's worker; the sandbox's clock refuses to wait anyway."""
 
 
+def _raise_unencodable(value: object) -> None:
+    raise TypeError("reply values must be plain")
+
+
+# One JSON encoder and scanner for the interpreter's life: ``json.dumps`` builds a new C encoder per
+# call, which was a tenth of the guest's side of a round trip. Kept here, out of the environment's reach
+# (it sees the json module, not these). Replies are trees (``to_plain`` builds them), so no cycle check.
+_encode = json.encoder.c_make_encoder(None, _raise_unencodable, json.encoder.encode_basestring_ascii, None,
+                                      ": ", ", ", False, False, True)
+_scan = json.decoder.JSONDecoder().scan_once
+
+
+def _dumps(value: object) -> str:
+    return "".join(_encode(value, 0))
+
+
+def _loads(text: str) -> dict:
+    value, _ = _scan(text, 0)
+    return value
+
+
 _output = _BoundedOutput(64 * 1024)
 _max_reply_chars = 1 << 20
-_dumps = json.dumps
-_loads = json.loads
 _host = EnvHost()
 
 if sys.platform == "wasi":  # never patch a host interpreter that imports this file by mistake
@@ -83,7 +106,7 @@ class WitWorld(wit_world.WitWorld):
             if parsed.get("op") == "load":
                 _configure(parsed)
             reply = _host.handle(parsed)
-            printed = _output.take()
+            printed = _output.take() if _output.parts else ""
             if printed:
                 reply["output"] = printed
             text = _dumps(reply)  # ASCII escapes keep lone surrogates legal across the boundary
@@ -103,3 +126,10 @@ class WitWorld(wit_world.WitWorld):
             return _OUT_OF_MEMORY
         except BaseException:  # noqa: BLE001 -- the export must never trap on an ordinary error
             return _FAILED
+
+
+if sys.platform == "wasi":
+    # Everything made so far is part of the image: moved out of the collector's way, a collection never
+    # walks (and so never touches, page by page) the snapshot's objects.
+    gc.collect()
+    gc.freeze()

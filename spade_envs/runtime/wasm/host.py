@@ -4,9 +4,11 @@ Isolation comes from WebAssembly itself: the guest's memory is its own linear me
 filesystem (nothing is pre-opened), no environment variables, no arguments, no sockets (WASI denies
 every address), no threads and no subprocesses. On top of that each call gets:
 
-* a time limit, by epoch interruption: a ticker thread advances the engine's epoch and the store traps
-  once its deadline passes. Blocking waits cannot hide from it because the monotonic clock's wait
-  functions are replaced by ones that trap (a guest that sleeps returns at once or fails);
+* a time limit, by epoch interruption: a ticker advances the engine's epoch and the store traps once
+  its deadline passes. On Linux the ticker is a native timer that needs no GIL, so the limit holds
+  however busy the host's threads are (see ``ticker.py``). Blocking waits cannot hide from it because
+  the monotonic clock's wait functions are replaced by ones that trap (a guest that sleeps returns at
+  once or fails);
 * a memory cap on the store's linear memory: Python sees a MemoryError, and the session is discarded;
 * bounded output and reply sizes, enforced in the guest and checked again here.
 
@@ -17,6 +19,7 @@ while the guest runs, so sessions on different threads run in parallel.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import resource
@@ -36,6 +39,7 @@ from spade_envs.runtime.errors import EnvCrashError, EnvMemoryError, EnvTimeoutE
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.replies import decode_wire_reply
 from spade_envs.runtime.wasm.build import load_compiled_component
+from spade_envs.runtime.wasm.ticker import Ticker, start_ticker
 
 MONOTONIC_CLOCK = "wasi:clocks/monotonic-clock@0.2.9"
 MIN_MEMORY_MB = 32
@@ -48,6 +52,10 @@ class WasmConfig:
 
     epoch_tick_s: float = 0.005
     """How often the ticker advances the epoch: the resolution of the time limit."""
+    ticker: str = "native"
+    """What advances the epoch: "native" (a POSIX timer calling into wasmtime without the GIL, so the
+    limit holds while other threads keep the GIL busy; falls back to "thread" where unavailable) or
+    "thread" (a Python thread, which needs the GIL for every tick)."""
     min_host_stack: int = 1 << 20
     """Wasm frames run on the calling thread's native stack (wasmtime reserves 512 KiB for them, the
     size the guest CPython's own recursion guard assumes). A thread with less stack than this would
@@ -61,27 +69,7 @@ class WasmConfig:
         return "epoch_interruption=1;opt=speed"
 
 
-class _EpochTicker:
-    """Advances an engine's epoch on a daemon thread until stopped."""
-
-    def __init__(self, engine: wasmtime.Engine, tick_s: float) -> None:
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(engine, tick_s), name="spade-wasm-epoch",
-                                         daemon=True)
-        self._thread.start()
-
-    def _run(self, engine: wasmtime.Engine, tick_s: float) -> None:
-        while not self._stop.wait(tick_s):
-            engine.increment_epoch()
-
-    def stop(self) -> None:
-        """Stop and wait: the engine must not be released while the thread may still touch it."""
-        self._stop.set()
-        if self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-
-
-def _release(ticker: _EpochTicker, transports: weakref.WeakSet[Any], *objects: Any) -> None:
+def _release(ticker: Ticker, transports: weakref.WeakSet[Any], *objects: Any) -> None:
     ticker.stop()
     for transport in list(transports):  # sessions still open at exit: drop their stores first
         transport.close()
@@ -115,7 +103,7 @@ class WasmRuntime:
             clock.add_func("resolution", lambda store: 1_000)
             clock.add_func("subscribe-instant", _trap_blocking_wait)
             clock.add_func("subscribe-duration", _trap_blocking_wait)
-        self._ticker = _EpochTicker(self.engine, self.config.epoch_tick_s)
+        self._ticker = start_ticker(self.engine, self.config.epoch_tick_s, self.config.ticker)
         # Release wasmtime objects while the interpreter is still whole: left to garbage collection at
         # shutdown, their destructors run after wasmtime's own module is torn down and print errors.
         self._transports: weakref.WeakSet[WasmTransport] = weakref.WeakSet()
@@ -147,7 +135,8 @@ class WasmRuntime:
             )
 
     def deadline_ticks(self, seconds: float) -> int:
-        return max(1, math.ceil(seconds / self.config.epoch_tick_s)) + 1
+        """Epoch ticks for a deadline ``seconds`` away (at most a year: the store's counter is 64-bit)."""
+        return max(1, math.ceil(min(seconds, 3.2e7) / self.config.epoch_tick_s)) + 1
 
     # Compiled environment modules, keyed by source: an environment is loaded dozens of times per
     # training step (validation, hinted and unhinted rollouts), and compiling is most of a load.
@@ -179,55 +168,92 @@ class WasmRuntime:
         return blob
 
 
+def _unencodable(value: Any) -> None:
+    raise TypeError(f"a request holds a {type(value).__name__}, which JSON cannot carry")
+
+
+_ENCODER = json.encoder.c_make_encoder(None, _unencodable, json.encoder.encode_basestring_ascii, None, ": ", ", ",
+                                       False, False, True) if json.encoder.c_make_encoder else None
+
+
+def _encode_request(request: dict[str, Any]) -> str:
+    """``json.dumps(request)``, with one C encoder made once instead of one per call."""
+    return "".join(_ENCODER(request, 0)) if _ENCODER is not None else json.dumps(request)
+
+
+def _holding_gil(function: Any) -> Any:
+    """The same C function, called without releasing the GIL.
+
+    ctypes releases the GIL around every foreign call. For the few microseconds of bookkeeping calls
+    around a guest call that is wasted, and worse with threads: each release hands the GIL to a
+    waiting thread and back, a pair of context switches per call, which is what made sessions on two
+    threads slower in total than on one. Only the guest call itself releases the GIL.
+    """
+    from wasmtime import _ffi
+
+    return ctypes.PYFUNCTYPE(function.restype, *function.argtypes)((function.__name__, _ffi.dll))
+
+
 class _StringCall:
     """Calls the guest's ``handle(string) -> string`` export.
 
     wasmtime-py's generic ``Func.__call__`` rebuilds the function type and converts every value on
     each call, which costs about 40 us, as much as the guest's own work. This caller prepares the
-    buffers once and calls the C API directly. It uses wasmtime-py internals (the version is pinned);
-    if they are missing it falls back to the public API.
+    buffers and references once and calls the C API directly: the request is copied into the
+    parameter in one C call and the reply read out in one, and only the guest call itself releases the
+    GIL (``_holding_gil``). It uses wasmtime-py internals (the version is pinned); if they are missing it
+    falls back to the public API.
     """
 
     def __init__(self, func: component.Func, store: wasmtime.Store) -> None:
         self._func, self._store = func, store
         try:
-            from wasmtime import _ffi as ffi
+            from wasmtime import _bindings, _ffi
 
-            self._ffi = ffi
-            self._raw = func._func
-            self._params = (ffi.wasmtime_component_val_t * 1)()
-            self._result = ffi.wasmtime_component_val_t()
-            self._string_kind = ffi.WASMTIME_COMPONENT_STRING
+            self._raw_call = _bindings._wasmtime_component_func_call  # releases the GIL while the guest runs
+            self._delete = _holding_gil(_bindings._wasmtime_component_val_delete)
+            self._post_return = _holding_gil(_bindings._wasmtime_component_func_post_return)
+            self._set_deadline = _holding_gil(_bindings._wasmtime_context_set_epoch_deadline)
+            self._new_bytes = ctypes.PYFUNCTYPE(None, ctypes.POINTER(_ffi.wasm_byte_vec_t), ctypes.c_size_t,
+                                                ctypes.c_char_p)(("wasm_byte_vec_new", _ffi.dll))
+            self._params = (_ffi.wasmtime_component_val_t * 1)()
+            self._result = _ffi.wasmtime_component_val_t()
+            self._string_kind = _ffi.WASMTIME_COMPONENT_STRING
+            self._func_ref, self._params_ref = byref(func._func), self._params
+            self._param_ref, self._result_ref = byref(self._params[0]), byref(self._result)
+            self._param_string = byref(self._params[0].of.string)
+            self._fast = True
         except (ImportError, AttributeError):  # pragma: no cover - depends on the wasmtime build
-            self._ffi = None
+            self._fast = False
 
-    def __call__(self, text: str, max_chars: int) -> str:
-        ffi = self._ffi
-        if ffi is None:  # pragma: no cover
+    def __call__(self, text: str, max_chars: int, deadline_ticks: int) -> str:
+        """The guest's reply to ``text``; the call traps ``deadline_ticks`` epoch ticks from now."""
+        if not self._fast:  # pragma: no cover
+            self._store.set_epoch_deadline(deadline_ticks)
             result = self._func(self._store, text)
             self._func.post_return(self._store)
             if len(result) > max_chars:
                 raise _ReplyTooLarge(len(result))
             return result
         context = self._store._context()
-        param = self._params[0]
-        param.kind = self._string_kind
-        param.of.string = ffi.str_to_capi(text)
+        self._set_deadline(context, deadline_ticks)
+        data = text.encode("utf-8")
+        self._params[0].kind = self._string_kind
+        self._new_bytes(self._param_string, len(data), data)
         try:
-            error = ffi.wasmtime_component_func_call(byref(self._raw), context, self._params, 1,
-                                                     byref(self._result), 1)
+            error = self._raw_call(self._func_ref, context, self._params_ref, 1, self._result_ref, 1)
         finally:
-            ffi.wasmtime_component_val_delete(byref(param))
+            self._delete(self._param_ref)
         if error:
             _raise_wasmtime_error(error)
         try:
-            size = self._result.of.string.size
-            if size > max_chars:  # refuse before copying a forged giant reply into host memory
-                raise _ReplyTooLarge(size)
-            return ffi.to_str(self._result.of.string)
+            reply = self._result.of.string
+            if reply.size > max_chars:  # refuse before copying a forged giant reply into host memory
+                raise _ReplyTooLarge(reply.size)
+            return ctypes.string_at(reply.data, reply.size).decode("utf-8")
         finally:
-            ffi.wasmtime_component_val_delete(byref(self._result))
-            error = ffi.wasmtime_component_func_post_return(byref(self._raw), context)
+            self._delete(self._result_ref)
+            error = self._post_return(self._func_ref, context)
             if error:
                 _raise_wasmtime_error(error)
 
@@ -291,6 +317,8 @@ class WasmTransport:
             self._store = None
             raise EnvCrashError("the sandbox guest exports no handle function; rebuild the guest image")
         self._call: _StringCall | None = _StringCall(handle, self._store)
+        timeout = limits.call_timeout_s if limits.call_timeout_s > 0 else 3600.0
+        self._deadline_ticks = runtime.deadline_ticks(timeout)
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
         if self._store is None or self._call is None:
@@ -300,11 +328,9 @@ class WasmTransport:
         source = request.get("source") if op == "load" else None
         if isinstance(source, str):
             request = self._with_load_settings(request, source)
-        payload = json.dumps(request)
-        timeout = self.limits.call_timeout_s if self.limits.call_timeout_s > 0 else 3600.0
-        self._store.set_epoch_deadline(self.runtime.deadline_ticks(timeout))
+        payload = _encode_request(request)
         try:
-            raw = self._call(payload, self.limits.max_reply_bytes + 4096)
+            raw = self._call(payload, self.limits.max_reply_bytes + 4096, self._deadline_ticks)
         except _ReplyTooLarge as error:
             self.close()
             raise EnvCrashError(f"the sandbox's reply to {op}() had {error.size:,} bytes, over the "
@@ -327,7 +353,7 @@ class WasmTransport:
             self.close()
             raise EnvCrashError(f"the sandbox sent an oversized or non-text reply to {op}()")
         try:
-            reply, self.last_output = decode_wire_reply(raw, "the sandbox", op)
+            reply, self.last_output = decode_wire_reply(raw, "the sandbox", op, self.limits.max_output_bytes)
         except EnvCrashError:
             self.close()
             raise

@@ -1,30 +1,43 @@
-"""ACEBench's agent categories: the model acts on our scenario classes until the task is done.
+"""ACEBench's agent categories: the model acts on the scenario classes until the task is done.
 
-``agent_multi_step``: the task is the first user message; the agent calls tools (each reply that holds a
-``[ApiName(...)]`` list is executed and the results come back as the next user message) until it replies
-without calls. ``agent_multi_turn``: a simulated user who knows the task (the entry's ``question``)
-talks to the agent and only gives details when asked; the dialogue ends when the user says "finish
-conversation" (or the agent does). Both stop after 40 dialogue messages, as in ACEBench.
+``agent_multi_step``: the task is the first user message; every reply of the agent goes to execution
+(a reply that holds a ``[ApiName(...)]`` list is executed, any other is answered with ACEBench's "Please
+do not ask me any questions" line) until one says "finish conversation". ``agent_multi_turn``: a
+simulated user who knows the task (the entry's ``question``) talks to the agent and only gives details
+when asked; replies with calls go to execution, the others to the user; the dialogue ends when the user
+says "finish conversation" (or the agent does). Both stop after 40 dialogue messages, as in ACEBench.
+Calls are executed as ACEBench's execution role executes them (``scenarios.World.execute``).
+
+Where this loop knowingly differs from ACEBench's: calls are read from ``<tool_call>`` blocks too, and
+from a ``[...]`` list inside prose, fences or after reasoning (ACEBench wants the reply to be the list
+alone); argument values must be literals (ACEBench also evaluates arithmetic and turns bare names into
+strings; this suite never evaluates model text); and results reach the agent as chat messages, one line
+per call, rather than inside ACEBench's single history prompt.
 
 The simulated user is ``EvalOptions.user_simulator`` when given, else the model under test. The paper
 used gpt-4o: scores with another simulator are comparable with each other, not with the paper's.
 
-Scores, as in ACEBench:
+Scores, as ACEBench's own evaluator computes them (``eval_main.py``: ``agent_checker`` and
+``agent_eval_process``, whose behaviour is reproduced here):
 
-- end-to-end accuracy (the item score): after the dialogue, every class in the answer's expected state
-  equals the world's state, attribute by attribute. The answer files misspell three class names
+- end-to-end accuracy (the item score): the saved state is one entry per involved class (its saved
+  attributes, ``World.state``), or nothing when no batch counted (``World.recorded``: a multi-turn
+  batch that raised does not). It must have as many entries as the answer's ``ground_truth``; each
+  answer entry is compared with the saved entry of the same class: every saved attribute must appear
+  in the answer, and equal it, except that for an attribute the answer gives as a dict only the
+  answer's keys are compared (an extra inbox message or reminder goes unnoticed, as in ACEBench; lists
+  such as orders and reservations are compared whole). The answer files misspell three class names
   (``BaseAPI``, ``ReminderAPI``, ``Reminderpi`` in agent_multi_turn_9, agent_multi_step_0/1 and
-  agent_multi_turn_7); such an entry names no class and is not compared, which is also what ACEBench's
-  checker does with them (its lookup by exact name finds nothing);
-- process accuracy (``summary_metrics``): the fraction of the answer's ``mile_stone`` steps the agent's
-  tool steps reproduce in order (the count stops at the first milestone not found), best over the
-  alternative milestone lists; 1 when the end state is right. A step matches when it holds the same calls
-  with the same arguments (order of calls and of arguments aside).
+  agent_multi_turn_7); such an answer entry matches no saved class and is not compared, as in ACEBench;
+- process accuracy (``summary_metrics``): the fraction of the answer's ``mile_stone`` steps found in
+  order among the agent's messages that went to execution, compared as text after stripping (the count
+  stops at the first milestone not found), best over the alternative milestone lists; 1 when the end
+  state is right. A call written differently from the milestone (other quotes, argument order) does
+  not count, as in ACEBench.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +52,7 @@ from spade_eval.suites.acebench.prompts import (
     agent_system_prompt,
     user_simulator_prompt,
 )
-from spade_eval.suites.acebench.scenarios import UnknownScenarioError, World, describe_result
+from spade_eval.suites.acebench.scenarios import UnknownScenarioError, World, decodable, describe_result
 from spade_eval.suites.acebench.single_step import ACEBENCH_SAMPLING
 from spade_eval.suites.tool_calls import CallSyntaxError, ToolCall, parse_python_calls
 from spade_train.policies.base import GenerationRequest, Policy, SamplingParams
@@ -48,6 +61,9 @@ MAX_DIALOGUE_MESSAGES = 40
 FINISH = "finish conversation"
 PAPER_USER_SIMULATOR = "gpt-4o"
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[A-Za-z])")
+_REASONING = re.compile(r"^.*?</think>", re.DOTALL)
+UNDECODABLE_STEP = "Please do not ask me any questions, use the known conditions to solve the problem"
+"""ACEBench's multi-step executor's answer to a reply that is no list of calls."""
 MULTI_STEP_NOTE = (
     "\n\nNobody will answer questions in this task: complete it with the tools, then reply "
     '"finish conversation".'
@@ -69,6 +85,9 @@ class AgentEntry:
 @dataclass
 class Transcript:
     steps: list[list[ToolCall]] = field(default_factory=list)
+    step_texts: list[str] = field(default_factory=list)
+    """The agent's messages that went to execution, as written (reasoning removed): what process
+    accuracy compares with the milestones."""
     messages: int = 0
     error: str | None = None
     last_reply: str = ""
@@ -83,47 +102,59 @@ def milestone_calls(step: str) -> list[ToolCall]:
         return parse_python_calls(_APOSTROPHE.sub("\\'", step.strip()))
 
 
-def step_signature(calls: list[ToolCall]) -> tuple[str, ...]:
-    return tuple(
-        sorted(
-            json.dumps([call.name, call.arguments, list(call.positional)], sort_keys=True, default=str)
-            for call in calls
-        )
-    )
-
-
-def process_accuracy(steps: list[list[ToolCall]], milestones: list[list[str]]) -> float:
-    """Best over alternatives of: milestones found in order in the agent's steps, up to the first miss."""
-    done = [step_signature(step) for step in steps]
+def process_accuracy(step_texts: list[str], milestones: list[list[str]]) -> float:
+    """Best over alternatives of: milestones found in order among the agent's execution messages
+    (stripped text equality), counted up to the first one not found."""
+    done = [text.strip() for text in step_texts]
     best = 0.0
     for alternative in milestones:
         if not alternative:
             return 1.0
         position, found = 0, 0
         for milestone in alternative:
-            wanted = step_signature(milestone_calls(milestone))
+            wanted = milestone.strip()
             while position < len(done) and done[position] != wanted:
                 position += 1
             if position == len(done):
                 break
             found += 1
             position += 1
-        best = max(best, found / len(alternative))
+        best = max(best, round(found / len(alternative), 3))
     return best
 
 
 def end_to_end(
-    state: dict[str, dict[str, Any]], expected: list[dict[str, Any]]
+    state: dict[str, dict[str, Any]], expected: list[dict[str, Any]], executed: bool = True
 ) -> tuple[bool, list[str], list[str]]:
-    """(every named class matches, classes that differ, answer entries naming no class)."""
+    """(the saved state passes ACEBench's check, classes that differ, answer classes matching no saved
+    class). ``executed``: whether any call of the agent was executed (else nothing was saved)."""
+    saved = [{name: attributes} for name, attributes in state.items()] if executed else []
+    if len(saved) != len(expected):
+        return False, ["(the number of saved classes differs from the answer's)"], []
     mismatched, skipped = [], []
-    for entry in expected:
-        for name, attributes in entry.items():
-            if name not in state:
-                skipped.append(name)
-            elif state[name] != attributes:
+    for answer in expected:
+        match = next((entry for entry in saved if set(entry) == set(answer)), None)
+        if match is None:
+            skipped.extend(answer)
+            continue
+        for name, wanted in answer.items():
+            if not _class_matches(match[name], wanted):
                 mismatched.append(name)
     return not mismatched, mismatched, skipped
+
+
+def _class_matches(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """ACEBench's ``agent_checker`` on one class: saved attributes against the answer's."""
+    for attribute, value in saved.items():
+        if attribute not in wanted:
+            return False
+        target = wanted[attribute]
+        if isinstance(target, dict):
+            if not isinstance(value, dict) or any(key not in value or value[key] != item for key, item in target.items()):
+                return False
+        elif target != value:
+            return False
+    return True
 
 
 class AgentBenchmark:
@@ -239,7 +270,12 @@ class AgentBenchmark:
         sampling: SamplingParams,
         transcript: Transcript,
     ) -> str | None:
-        """Let the agent call tools until it replies in words; None when the dialogue must stop."""
+        """Let the agent call tools until its turn ends; its last reply, or None when the dialogue must stop.
+
+        Multi-turn: a reply without calls goes to the user. Multi-step, as ACEBench's loop: every reply
+        goes to execution until one says "finish conversation" (from the agent's second reply on); a
+        reply that holds no calls is answered with ``UNDECODABLE_STEP`` and counts as a step sent.
+        """
         while transcript.messages < MAX_DIALOGUE_MESSAGES:
             generation = await generate(GenerationRequest(messages=list(messages), sampling=sampling))
             transcript.messages += 1
@@ -249,25 +285,36 @@ class AgentBenchmark:
             text = generation.text
             transcript.last_reply = text
             messages.append({"role": "assistant", "content": text})
+            said = _REASONING.sub("", text, count=1) if "</think>" in text else text
+            if not self.multi_turn and FINISH in said and transcript.messages > 3:
+                return text
             try:
                 calls = extract_calls(text)
             except CallSyntaxError:
                 calls = []
-            if not calls:
+            if calls and decodable(calls):
+                execution = world.execute(calls, multi_turn=self.multi_turn)
+                if execution.aborted:
+                    report = execution.results[0]
+                else:
+                    report = "\n".join(
+                        f"{call.name} -> {describe_result(result)}"
+                        for call, result in zip(calls, execution.results)
+                    )
+                transcript.steps.append(calls)
+            elif not self.multi_turn:
+                report = UNDECODABLE_STEP
+            else:
                 return text
-            transcript.steps.append(calls)
-            results = [world.call(call) for call in calls]
-            report = "\n".join(
-                f"{call.name} -> {describe_result(result)}" for call, result in zip(calls, results)
-            )
+            transcript.step_texts.append(said)
             messages.append({"role": "user", "content": f"Execution results:\n{report}"})
             transcript.messages += 1
         return None
 
     # ------------------------------------------------------------------ scoring
     def score(self, entry: AgentEntry, world: World, transcript: Transcript) -> SampleRecord:
-        correct, mismatched, skipped = end_to_end(world.state(), entry.expected)
-        process = 1.0 if correct else process_accuracy(transcript.steps, entry.milestones)
+        correct, mismatched, skipped = end_to_end(world.state(), entry.expected, world.recorded)
+        process = 1.0 if correct else process_accuracy(transcript.step_texts, entry.milestones)
         details: dict[str, Any] = {
             "process": process,
             "steps": len(transcript.steps),

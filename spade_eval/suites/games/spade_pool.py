@@ -3,7 +3,7 @@
 Each item is one environment with one seed. The model plays the episode exactly as a SPADE agent does
 in training (``spade_train.rollout.play_episode``: the agent system prompt, each observation a user
 turn, each reply sent whole to the environment, ``\\boxed{}`` actions or tool calls), with the
-environment's code running in the execution backend named by ``EvalOptions.sandbox`` (the WebAssembly
+environment's code running in the execution backend named by ``EvalSettings.sandbox`` (the WebAssembly
 sandbox by default: pool environments are model-written). A sample scores 1 when the episode is a win
 in the reference's sense (it terminated on a reward of 1), else 0; its return (the reference's
 terminal-clipped return), turns and any failure go into ``details``.
@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from spade_envs.contract.actions import extract_boxed
-from spade_envs.pool import PoolError, read_pool
-from spade_envs.registry import bundled_registry
+from spade_envs.pool import PoolError
 from spade_envs.runtime import EnvRuntimeError, ExecutionBackend, backend_names, create_backend
-from spade_envs.runtime.pool import SessionPool
+from spade_envs.runtime.threads import SessionThreads
 from spade_eval.benchmark import BenchmarkDataError, EvalItem, Generate, ItemRecord, SampleRecord
 from spade_eval.suites.games.outcomes import game_outcome_rates, sample_sampling
+from spade_train.environments import BUNDLED, EnvironmentRecord, load_environments
 from spade_train.policies.base import Generation, GenerationRequest, SamplingParams
 from spade_train.rollout import Episode, RolloutConfig, play_episode
 
@@ -35,21 +35,9 @@ DEFAULT_SEEDS_PER_ENV = 8
 
 
 @dataclass(frozen=True)
-class PoolEnvironment:
-    """One environment of the pool: its code and what the spec says about it."""
-
-    key: str
-    """The bundled name (``maze_walk``) or the pool's content id (``env-...``)."""
-    source: str
-    class_name: str
-    kind: str
-    skill: str
-    max_turns: int
-
-
-@dataclass(frozen=True)
 class PoolTask:
-    environment: PoolEnvironment
+    environment: EnvironmentRecord
+    """Its ``label`` names it in item ids: the bundled name (``maze_walk``) or the pool's content id."""
     seed: int
 
 
@@ -65,23 +53,16 @@ class _GenerateAsPolicy:
         return await self._generate(request)
 
 
-def bundled_environments() -> list[PoolEnvironment]:
-    return [PoolEnvironment(key=entry.name, source=entry.source(), class_name=entry.class_name, kind=entry.kind,
-                            skill=entry.skill, max_turns=entry.max_turns) for entry in bundled_registry()]
-
-
-def exported_environments(directory: Path) -> list[PoolEnvironment]:
-    """The environments of an exported pool, verified against its manifest (``spade_envs.pool``)."""
+def exported_environments(directory: Path) -> list[EnvironmentRecord]:
+    """The environments of an exported pool, verified against its manifest (``spade_train.environments``)."""
     try:
-        loaded = read_pool(Path(directory))
+        loaded = load_environments(directory)
     except PoolError as error:
         raise BenchmarkDataError(f"spade_pool: {error}") from None
     if not loaded:
         raise BenchmarkDataError(f"spade_pool: the pool in {directory} has no environments; export a "
                                  "non-empty pool or leave out the pool option to use the bundled library")
-    return [PoolEnvironment(key=entry.spec.id, source=source, class_name=entry.spec.class_name,
-                            kind=entry.spec.kind, skill=entry.spec.skill, max_turns=entry.spec.max_turns)
-            for entry, source in loaded]
+    return loaded
 
 
 class SpadePoolBenchmark:
@@ -125,10 +106,10 @@ class SpadePoolBenchmark:
 
     def load(self, data_dir: Path | None, limit: int | None) -> list[EvalItem]:
         """The pool's (environment, seed) items, seed-major; ``data_dir`` is unused (the pool is an option)."""
-        environments = bundled_environments() if self.pool_dir is None else exported_environments(self.pool_dir)
+        environments = load_environments(BUNDLED) if self.pool_dir is None else exported_environments(self.pool_dir)
         rng = random.Random(self.seed)
         seeds = [rng.randrange(2**31) for _ in range(self.seeds_per_env)]
-        items = [EvalItem(id=f"{environment.key}@{seed}", payload=PoolTask(environment, seed))
+        items = [EvalItem(id=f"{environment.label}@{seed}", payload=PoolTask(environment, seed))
                  for seed in seeds for environment in environments]
         return items if limit is None else items[: max(0, limit)]
 
@@ -141,10 +122,10 @@ class SpadePoolBenchmark:
         policy = _GenerateAsPolicy(generate)
         backend = await asyncio.to_thread(lambda: self.backend)  # the first call may compile the sandbox
         records: list[SampleRecord] = []
-        with SessionPool(backend, workers=1) as pool:
+        with SessionThreads(backend, workers=1) as threads:
             try:
-                session = await pool.run_async(lambda: backend.open_session(
-                    environment.source, class_name=environment.class_name, max_turns=environment.max_turns))
+                session = await threads.run_async(lambda: backend.open_session(
+                    environment.code, class_name=environment.spec.class_name, max_turns=environment.spec.max_turns))
             except EnvRuntimeError as error:
                 failed = [_sample(environment, task.seed, None, error=f"environment: {error}") for _ in range(samples)]
                 return ItemRecord(id=item.id, samples=failed)
@@ -152,10 +133,10 @@ class SpadePoolBenchmark:
                 for sample in range(samples):
                     config = RolloutConfig(episodes_per_condition=1, sampling=sample_sampling(sampling, sample),
                                            return_mode="terminal_clipped", seed=task.seed)
-                    episode = await play_episode(policy, session, pool, seed=task.seed, hint=None, config=config)
+                    episode = await play_episode(policy, session, threads, seed=task.seed, hint=None, config=config)
                     records.append(_sample(environment, task.seed, episode, error=episode.error))
             finally:
-                await pool.run_async(session.close)
+                await threads.run_async(session.close)
         return ItemRecord(id=item.id, samples=records)
 
     def summary_metrics(self, records: list[ItemRecord]) -> dict[str, float]:
@@ -173,9 +154,10 @@ class SpadePoolBenchmark:
                 self._backend = None
 
 
-def _sample(environment: PoolEnvironment, seed: int, episode: Episode | None, *, error: str | None) -> SampleRecord:
-    details: dict[str, Any] = {"env": environment.key, "seed": seed, "kind": environment.kind,
-                               "skill": environment.skill}
+def _sample(environment: EnvironmentRecord, seed: int, episode: Episode | None, *,
+            error: str | None) -> SampleRecord:
+    details: dict[str, Any] = {"env": environment.label, "seed": seed, "kind": environment.spec.kind,
+                               "skill": environment.spec.skill}
     if episode is None:
         details.update(outcome="error", won=False, turns=0)
     else:

@@ -49,9 +49,33 @@ def gpqa_doc_to_text(doc: dict[str, Any]) -> str:
     return math_data.gpqa_prompt(doc)
 
 
-def math_process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
-    return {"math_verify": math_data.score_math(doc["answer"], results[0])[0]}
+def all_samples(resps: Any, docs: Any) -> Any:
+    """The filter every task uses: keep all of a document's responses (lm-eval's default filter,
+    ``take_first``, would score only the first of the ``repeats`` samples)."""
+    return resps
 
 
-def gpqa_process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
-    return {"math_verify": math_data.score_choice(doc["answer"], results[0])[0]}
+def _texts(results: list[Any]) -> list[str]:
+    """The responses to score: one (spade-eval's runner scores sample by sample), or all of a
+    document's repeats as the ``all_samples`` filter hands them over."""
+    if len(results) == 1 and isinstance(results[0], (list, tuple)):
+        return [str(text) for text in results[0]]
+    return [str(text) for text in results]
+
+
+def _metrics(scores: list[float]) -> dict[str, float]:
+    """``math_verify``: the mean over the document's samples (avg@k, pass@1 over k); ``pass@k``: 1.0 when
+    any sample is correct (pass@k with k = the number of samples)."""
+    if not scores:
+        return {"math_verify": 0.0, "pass@k": 0.0}
+    return {"math_verify": sum(scores) / len(scores), "pass@k": float(max(scores) > 0)}
+
+
+def math_process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
+    return _metrics([math_data.score_math(doc["answer"], text)[0] for text in _texts(results)])
+
+
+def gpqa_process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
+    return _metrics(
+        [math_data.score_choice(doc["answer"], text, doc.get("choices"))[0] for text in _texts(results)]
+    )

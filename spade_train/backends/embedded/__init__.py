@@ -1,1 +1,2 @@
-"""The embedded CPU backend: a small transformers model trained in-process with a GRPO-style update."""
+"""The embedded CPU backend: the tiny model built from scratch (``model``), its format warm-up (``warmup``),
+the GRPO update (``grpo``) and the run driver's ``Trainer`` that ties them together (``trainer``)."""

@@ -3,13 +3,14 @@
 Each training sample is one model completion (a designer's environment, or one agent turn) with the
 log-probabilities it was sampled with and a group-normalised advantage (``spade_train.advantages``).
 The loss is the clipped surrogate of PPO with the asymmetric clip of the reference recipe
-(0.2 below, 0.28 above), averaged over the completion tokens of each mini-batch, no KL term:
+(0.2 below, 0.28 above), averaged over the completion tokens of each mini-batch:
 
     ratio = exp(logp_new - logp_old)
     loss  = -mean_tokens( min(ratio * A, clip(ratio, 1 - 0.2, 1 + 0.28) * A) )
 
 A batch is split into mini-batches with one optimizer step each (``mini_batch``; None: one step per
-batch), as PPO does; the importance ratio keeps later steps honest about the policy having moved.
+batch), as PPO does; the importance ratio keeps later steps honest about the policy having moved. The
+trainer reads its settings from the run configuration's ``[grpo]`` section as they are.
 
 Two optional regularisers per role act on every completion token of that role, whatever its advantage:
 
@@ -30,11 +31,13 @@ tokens were drawn from (``TransformersPolicy`` records "processed" log-probabili
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import torch
+
+from spade_train.config.sections import GRPOSection
 
 
 @dataclass(frozen=True)
@@ -52,33 +55,19 @@ class TrainingSample:
             raise ValueError("completion_ids and old_logprobs must have the same length")
 
 
-@dataclass(frozen=True)
-class GRPOConfig:
-    learning_rate: float = 1e-6
-    clip_low: float = 0.2
-    clip_high: float = 0.28
-    temperature: float = 0.6
-    epochs: int = 1
-    mini_batch: int | None = None
-    """Samples per optimizer step; None takes one step over the whole batch. Smaller mini-batches give
-    several clipped steps per batch (as PPO does), which a small model trained briefly needs."""
-    micro_batch: int = 8
-    """Samples per forward/backward pass (memory only; does not change the update)."""
-    max_grad_norm: float = 1.0
-    entropy_bonus: tuple[tuple[str, float], ...] = ()
-    """(role, coefficient) pairs: reward the entropy of that role's token distributions (see above)."""
-    kl_to_reference: tuple[tuple[str, float], ...] = ()
-    """(role, coefficient) pairs: penalise that role's divergence from the reference model (see above)."""
-
-
 class GRPOTrainer:
-    """Owns the optimizer; ``step`` applies one update from a batch of samples."""
+    """Owns the optimizer; ``step`` applies one update from a batch of samples.
 
-    def __init__(self, model: Any, config: GRPOConfig, *, pad_token_id: int = 0, reference: Any | None = None) -> None:
+    ``temperature`` is the one log-probabilities are computed at for samples that do not carry their own.
+    """
+
+    def __init__(self, model: Any, config: GRPOSection, *, temperature: float = 0.6, pad_token_id: int = 0,
+                 reference: Any | None = None) -> None:
         if config.kl_to_reference and reference is None:
             raise ValueError("kl_to_reference needs a reference model (pass reference=...)")
         self.model = model
         self.config = config
+        self.temperature = temperature
         self.pad_token_id = pad_token_id
         self.reference = reference
         self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=0.0)
@@ -89,9 +78,10 @@ class GRPOTrainer:
 
     def _completion_logprobs(
         self, samples: Sequence[TrainingSample]
-    ) -> tuple[list[torch.Tensor], list[torch.Tensor | None]]:
-        """Per sample: the completion tokens' log-probabilities, and the regularisers' penalty per token
-        (None for a role without any), both at the sampling temperature, with grad."""
+    ) -> tuple[list[torch.Tensor], list[torch.Tensor | None], list[torch.Tensor | None]]:
+        """Per sample: the completion tokens' log-probabilities, the regularisers' penalty per token (None
+        for a role without any), both at the sampling temperature, with grad, and the per-token KL to the
+        reference (None for a role without ``kl_to_reference``), which the trainer reports."""
         sequences = [s.prompt_ids + s.completion_ids for s in samples]
         width = max(len(seq) for seq in sequences)
         ids = torch.full((len(samples), width), self.pad_token_id, dtype=torch.long)
@@ -101,20 +91,21 @@ class GRPOTrainer:
             mask[row, : len(seq)] = 1
         device = next(self.model.parameters()).device
         ids, mask = ids.to(device), mask.to(device)
-        temperatures = torch.tensor([s.temperature or self.config.temperature for s in samples], device=device)
+        temperatures = torch.tensor([s.temperature or self.temperature for s in samples], device=device)
         logits = self.model(input_ids=ids, attention_mask=mask).logits.float() / temperatures.view(-1, 1, 1)
         logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
         picked = logprobs.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
         spans = [slice(len(s.prompt_ids) - 1, len(s.prompt_ids) - 1 + len(s.completion_ids)) for s in samples]
         regularised = [self._regularised(s) for s in samples]
         if not any(regularised):
-            return [picked[row, span] for row, span in enumerate(spans)], [None] * len(samples)
+            return [picked[row, span] for row, span in enumerate(spans)], [None] * len(samples), [None] * len(samples)
         penalty = torch.zeros_like(picked)
         entropy_coef = torch.tensor([self._coef(s, self.config.entropy_bonus) for s in samples], device=device)
         kl_coef = torch.tensor([self._coef(s, self.config.kl_to_reference) for s in samples], device=device)
         if bool(entropy_coef.any()):
             entropy = -(logprobs.exp() * logprobs).sum(-1)
             penalty = penalty - entropy_coef.view(-1, 1) * entropy
+        divergence = None
         if bool(kl_coef.any()):
             with torch.no_grad():
                 reference = self.reference(input_ids=ids, attention_mask=mask).logits.float()
@@ -122,48 +113,58 @@ class GRPOTrainer:
             divergence = (logprobs.exp() * (logprobs - reference)).sum(-1)
             penalty = penalty + kl_coef.view(-1, 1) * divergence
         return ([picked[row, span] for row, span in enumerate(spans)],
-                [penalty[row, span] if regularised[row] else None for row, span in enumerate(spans)])
+                [penalty[row, span] if regularised[row] else None for row, span in enumerate(spans)],
+                [divergence[row, span] if divergence is not None and kl_coef[row] else None
+                 for row, span in enumerate(spans)])
 
     @staticmethod
-    def _coef(sample: TrainingSample, pairs: tuple[tuple[str, float], ...]) -> float:
-        return dict(pairs).get(sample.role, 0.0)
+    def _coef(sample: TrainingSample, weights: Mapping[str, float]) -> float:
+        return weights.get(sample.role, 0.0)
 
     def _regularised(self, sample: TrainingSample) -> bool:
         """Whether a regulariser acts on this sample's role (it is then trained even at advantage 0)."""
         return bool(self._coef(sample, self.config.entropy_bonus) or self._coef(sample, self.config.kl_to_reference))
 
-    def step(self, samples: Sequence[TrainingSample]) -> dict[str, float]:
+    def step(self, samples: Sequence[TrainingSample]) -> dict[str, float | None]:
         """``epochs`` passes over the batch, one optimizer step per mini-batch; returns training metrics."""
         usable = [s for s in samples if s.completion_ids and (s.advantage != 0.0 or self._regularised(s))]
-        if not usable:
-            return {"loss": 0.0, "tokens": 0.0, "clip_fraction": 0.0, "grad_norm": 0.0, "samples": 0.0,
-                    "optimizer_steps": 0.0}
+        if not usable:  # no update: nothing was measured (None, a gap in the curves), not a loss of 0
+            return {"loss": None, "tokens": 0.0, "clip_fraction": None, "grad_norm": None, "kl": None,
+                    "samples": 0.0, "optimizer_steps": 0.0}
         size = self.config.mini_batch or len(usable)
         self.model.train()
         losses, clipped, tokens_seen, grad_norm, steps = [], 0, 0, 0.0, 0
+        kl_total, kl_tokens = 0.0, 0
         for _ in range(self.config.epochs):
             for start in range(0, len(usable), size):
-                loss, clipped_here, tokens = self._update(usable[start : start + size])
+                update = self._update(usable[start : start + size])
                 grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm))
                 self.optimizer.step()
-                losses.append(loss)
-                clipped += clipped_here
-                tokens_seen += tokens
+                losses.append(update.loss)
+                clipped += update.clipped
+                tokens_seen += update.tokens
+                kl_total += update.kl_sum
+                kl_tokens += update.kl_tokens
                 steps += 1
         self.model.eval()
         return {"loss": sum(losses) / len(losses), "tokens": float(sum(len(s.completion_ids) for s in usable)),
-                "clip_fraction": clipped / tokens_seen, "grad_norm": grad_norm, "samples": float(len(usable)),
+                "clip_fraction": clipped / tokens_seen, "grad_norm": grad_norm,
+                "kl": kl_total / kl_tokens if kl_tokens else None, "samples": float(len(usable)),
                 "optimizer_steps": float(steps)}
 
-    def _update(self, batch: Sequence[TrainingSample]) -> tuple[float, int, int]:
-        """Accumulate the gradient of one mini-batch's loss (token-level mean); returns loss, clipped, tokens."""
+    def _update(self, batch: Sequence[TrainingSample]) -> _Update:
+        """Accumulate the gradient of one mini-batch's loss (token-level mean)."""
         total_tokens = sum(len(s.completion_ids) for s in batch)
         self.optimizer.zero_grad(set_to_none=True)
-        total, clipped = 0.0, 0
+        total, clipped, kl_sum, kl_tokens = 0.0, 0, 0.0, 0
         for start in range(0, len(batch), self.config.micro_batch):
             chunk = batch[start : start + self.config.micro_batch]
             terms = []
-            logprobs, penalties = self._completion_logprobs(chunk)
+            logprobs, penalties, divergences = self._completion_logprobs(chunk)
+            for divergence in divergences:
+                if divergence is not None:
+                    kl_sum += float(divergence.detach().sum())
+                    kl_tokens += divergence.numel()
             for sample, logp, penalty in zip(chunk, logprobs, penalties):
                 old = torch.tensor(sample.old_logprobs, dtype=torch.float32, device=logp.device)
                 ratio = torch.exp(logp - old)
@@ -175,4 +176,17 @@ class GRPOTrainer:
             loss = -torch.stack(terms).sum() / total_tokens  # token-level mean over the mini-batch
             loss.backward()
             total += float(loss.detach())
-        return total, clipped, total_tokens
+        return _Update(total, clipped, total_tokens, kl_sum, kl_tokens)
+
+
+@dataclass(frozen=True)
+class _Update:
+    """What one mini-batch's update measured."""
+
+    loss: float
+    clipped: int
+    """Completion tokens whose importance ratio was clipped."""
+    tokens: int
+    kl_sum: float
+    """KL(policy || reference) summed over the completion tokens of roles with ``kl_to_reference``."""
+    kl_tokens: int

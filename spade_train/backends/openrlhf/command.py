@@ -20,7 +20,7 @@ from itertools import product
 from pathlib import Path
 
 from spade_train.backends.openrlhf.data import INPUT_KEY, LABEL_KEY
-from spade_train.run_config import RunConfig
+from spade_train.config.sections import RunConfig
 
 OPENRLHF_VERSION = "0.11.2"
 TRAIN_MODULE = "openrlhf.cli.train_ppo_ray"
@@ -67,10 +67,18 @@ def agent_executor_path() -> Path:
 
 def train_flags(config: RunConfig, paths: RunPaths, *, resume: bool = False) -> list[str]:
     """The ``train_ppo_ray`` arguments for ``config`` (the W&B key is added by the driver, never here)."""
-    section, grpo, sampling = config.openrlhf, config.grpo, config.sampling
+    flags = [*_layout_flags(config), *_data_flags(config, paths), *_update_flags(config),
+             *_checkpoint_flags(config, paths), *_optional_flags(config, paths)]
+    if resume:
+        flags += ["--ckpt.load_enable"]
+    return flags + list(config.openrlhf.extra_flags)
+
+
+def _layout_flags(config: RunConfig) -> list[str]:
+    """The model and where it runs: nodes, GPUs, rollout engines."""
+    section = config.openrlhf
     assert config.model.path is not None, "validated by RunConfig for the openrlhf backend"
-    samples_per_step = section.rollout_batch_size * section.n_samples_per_prompt
-    flags: list[str] = [
+    return [
         "--actor.model_name_or_path", config.model.path,
         "--actor.num_nodes", str(section.nodes),
         "--actor.num_gpus_per_node", str(section.gpus_per_node),
@@ -78,19 +86,34 @@ def train_flags(config: RunConfig, paths: RunPaths, *, resume: bool = False) -> 
         "--vllm.tensor_parallel_size", str(section.vllm_tensor_parallel),
         "--vllm.gpu_memory_utilization", str(section.vllm_gpu_memory_utilization),
         "--train.agent_func_path", str(agent_executor_path()),
+    ]
+
+
+def _data_flags(config: RunConfig, paths: RunPaths) -> list[str]:
+    """The prompt rows and the shape of a step's batch."""
+    section, grpo = config.openrlhf, config.grpo
+    samples_per_step = section.rollout_batch_size * section.n_samples_per_prompt
+    return [
         "--data.prompt_dataset", str(paths.data),
         "--data.input_key", INPUT_KEY,
         "--data.label_key", LABEL_KEY,
         "--data.max_len", str(section.max_len),
         "--rollout.batch_size", str(section.rollout_batch_size),
         "--rollout.n_samples_per_prompt", str(section.n_samples_per_prompt),
-        "--rollout.temperature", str(sampling.temperature),
+        "--rollout.temperature", str(config.sampling.temperature),
         "--rollout.micro_batch_size", str(grpo.micro_batch),
         "--train.batch_size", str(grpo.mini_batch or samples_per_step),
         "--train.micro_batch_size", str(grpo.micro_batch),
         "--train.max_epochs", str(grpo.epochs),
         "--train.num_episodes", "1",
         "--train.seed", str(config.run.seed),
+    ]
+
+
+def _update_flags(config: RunConfig) -> list[str]:
+    """The policy update: advantages, optimizer, clipping, KL, DeepSpeed."""
+    section, grpo = config.openrlhf, config.grpo
+    return [
         "--algo.advantage.estimator", section.advantage,
         "--actor.adam.lr", str(grpo.learning_rate),
         "--actor.eps_clip_low_high", str(grpo.clip_low), str(grpo.clip_high),
@@ -100,12 +123,23 @@ def train_flags(config: RunConfig, paths: RunPaths, *, resume: bool = False) -> 
         "--algo.kl.init_coef", str(section.kl_coef),
         "--ds.zero_stage", str(section.zero_stage),
         "--ds.param_dtype", "bf16",
+    ]
+
+
+def _checkpoint_flags(config: RunConfig, paths: RunPaths) -> list[str]:
+    return [
         "--ckpt.path", str(paths.checkpoints),
         "--ckpt.save_steps", str(config.run.checkpoint_every),
         "--ckpt.output_dir", str(paths.model_out),
         "--ckpt.save_hf",
         "--logger.logging_steps", "1",
     ]
+
+
+def _optional_flags(config: RunConfig, paths: RunPaths) -> list[str]:
+    """The flags that only some settings add, in a fixed order."""
+    section, grpo = config.openrlhf, config.grpo
+    flags: list[str] = []
     if section.colocate:
         flags += ["--train.colocate_all", "--vllm.enable_sleep", "--ds.enable_sleep"]
     if section.async_rollouts:
@@ -126,13 +160,20 @@ def train_flags(config: RunConfig, paths: RunPaths, *, resume: bool = False) -> 
         flags += ["--ds.adam_offload"]
     if section.packing_samples:
         flags += ["--ds.packing_samples"]
+    if section.ring_attn_size > 1:
+        flags += ["--ds.ring_attn_size", str(section.ring_attn_size)]
+    if section.dynamic_batch:
+        flags += ["--train.dynamic_batch_enable"]
+        if section.max_tokens_per_gpu is not None:
+            flags += ["--train.max_tokens_per_gpu", str(section.max_tokens_per_gpu),
+                      "--rollout.max_tokens_per_gpu", str(section.max_tokens_per_gpu)]
+    if section.prefix_caching:
+        flags += ["--vllm.enable_prefix_caching"]
     if section.logger == "tensorboard":
         flags += ["--logger.tensorboard_dir", str(paths.tensorboard)]
     else:
         flags += ["--logger.wandb.project", section.wandb_project, "--logger.wandb.run_name", paths.run_dir.name]
-    if resume:
-        flags += ["--ckpt.load_enable"]
-    return flags + list(section.extra_flags)
+    return flags
 
 
 # ---------------------------------------------------------------------------------- flag checking

@@ -4,12 +4,15 @@
 
 1. checks the flags against the OpenRLHF installed on this node (a one-line error, before any GPU work);
 2. joins (or starts) Ray with the runtime environment OpenRLHF itself would set;
-3. starts the run's pool actor on this node, restored from ``pool_state.json`` with ``--resume``;
+3. starts the run's shared-state actor (preferably on this node), with ``--resume`` restored from the
+   shared-state checkpoint of the step OpenRLHF's own checkpoint restarts from (``state/steps/step-N``);
 4. runs ``openrlhf.cli.train_ppo_ray`` as ``__main__`` in this process (it reuses the Ray connection);
-5. at the end, checkpoints the pool and exports the memory's valid environments to ``DIR/pool``.
+5. at the end, checkpoints the shared state and exports the memory's valid environments to ``DIR/pool``.
 
-The W&B key is read here from the variable ``--wandb-key-env`` names, so it never appears in a command
-line that the launcher prints or a job's metadata.
+The W&B key is read here from the variable ``--wandb-key-env`` names and handed to the job's workers as
+``WANDB_API_KEY`` in its Ray runtime environment, which is where W&B looks first. OpenRLHF only turns
+W&B on when ``--logger.wandb.key`` is set, so that flag carries ``WANDB_KEY_PLACEHOLDER``, never the
+key: the key is in no command line, in none of the arguments OpenRLHF prints, and in no W&B config.
 """
 
 from __future__ import annotations
@@ -23,16 +26,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
+from spade_train.backends.openrlhf.checkpoints import model_checkpoint_step
 from spade_train.backends.openrlhf.command import (
     OPENRLHF_VERSION,
     TRAIN_MODULE,
+    RunPaths,
     agent_executor_path,
     installed_train_script,
     parser_flags,
     unknown_flags,
 )
-from spade_train.run_config import ConfigError, RunConfig, parse_run_config
+from spade_train.backends.openrlhf.shared_state import StateError
+from spade_train.config import ConfigError, RunConfig, parse_run_config
 
+WANDB_KEY_PLACEHOLDER = "from-environment-WANDB_API_KEY"
+"""What ``--logger.wandb.key`` says: W&B reads the real key from ``WANDB_API_KEY`` and skips its login."""
 RAY_ENV_DEFAULTS = {"TOKENIZERS_PARALLELISM": "true", "NCCL_DEBUG": "WARN", "RAY_ENABLE_ZERO_COPY_TORCH_TENSORS": "1"}
 """The worker environment ``train_ppo_ray`` passes to ``ray.init`` when it starts Ray itself."""
 
@@ -49,7 +57,7 @@ def split_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """(the driver's own arguments, the train_ppo_ray flags after ``--``)."""
     arguments = list(argv)
     if "--" not in arguments:
-        raise UsageError("pass the train_ppo_ray flags after -- (spade-train run --backend openrlhf builds them)")
+        raise UsageError('pass the train_ppo_ray flags after -- (spade-train run builds them for run.backend = "openrlhf")')
     cut = arguments.index("--")
     return arguments[:cut], arguments[cut + 1:]
 
@@ -72,14 +80,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"the OpenRLHF on this node has no flag {', '.join(unknown)}; "
                              f"install openrlhf=={OPENRLHF_VERSION}")
         flags = with_local_executor(flags)
+        secrets: dict[str, str] = {}
         if args.wandb_key_env:
             key = os.environ.get(args.wandb_key_env)
             if not key:
                 raise UsageError(f"openrlhf.logger = \"wandb\" but {args.wandb_key_env} is not set on this node")
-            flags += ["--logger.wandb.key", key]
-        return train(config, args.run_dir.resolve(), flags, script=script, resume=args.resume)
+            secrets["WANDB_API_KEY"] = key
+            flags += ["--logger.wandb.key", WANDB_KEY_PLACEHOLDER]
+        return train(config, args.run_dir.resolve(), flags, script=script, resume=args.resume, secrets=secrets)
 
-    return run_command("spade-openrlhf-driver", body, interrupted="interrupted; the pool state is in the run directory")
+    return run_command("spade-openrlhf-driver", body, interrupted="interrupted; the shared state is in the run directory")
 
 
 def with_local_executor(flags: list[str]) -> list[str]:
@@ -97,22 +107,35 @@ def with_local_executor(flags: list[str]) -> list[str]:
     return flags
 
 
-def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, resume: bool) -> int:
+def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, resume: bool,
+          secrets: dict[str, str] | None = None) -> int:
+    """Start (or join) Ray, the shared state and OpenRLHF's trainer; ``secrets`` become environment
+    variables of the job's workers (and of this process, which OpenRLHF's trainer may share)."""
     import ray
 
-    from spade_train.backends.openrlhf.ray_pool import init_ray, start_pool_actor
+    from spade_train.backends.openrlhf.ray_actor import finish_state, init_ray, start_state_actor
 
+    secrets = dict(secrets or {})
+    os.environ.update(secrets)
     if not ray.is_initialized():
         env_vars = {name: os.environ.get(name, default) for name, default in RAY_ENV_DEFAULTS.items()}
-        init_ray(runtime_env={"env_vars": env_vars})
-    pool = start_pool_actor(config, run_dir, restore=resume)
-    print(f"spade pool: {ray.get(pool.summary.remote())}", flush=True)
+        init_ray(runtime_env={"env_vars": {**env_vars, **secrets}})
+    restore = model_checkpoint_step(RunPaths(run_dir).checkpoints) if resume else None
+    try:
+        state = start_state_actor(config, run_dir, restore=restore)
+    except StateError as error:
+        raise UsageError(str(error)) from None
+    if restore is not None:
+        print(f"spade: resuming the shared state at step {restore}, where the model's checkpoint is", flush=True)
     sys.argv = [str(script), *flags]
     try:
         runpy.run_module(TRAIN_MODULE, run_name="__main__", alter_sys=True)
     finally:
-        exported = ray.get(pool.finish.remote())
-        print(f"spade pool: {exported} valid environments exported to {run_dir / 'pool'}", flush=True)
+        exported = finish_state(state, config.openrlhf.state_timeout_s)
+        if exported is None:
+            print(f"spade: the shared state did not finish; its last checkpoint is in {run_dir / 'state'}", flush=True)
+        else:
+            print(f"spade: {exported} valid environments exported to {run_dir / 'pool'}", flush=True)
     return EXIT_OK
 
 

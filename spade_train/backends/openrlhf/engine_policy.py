@@ -4,7 +4,7 @@ Inside ``AgentExecutor.execute`` OpenRLHF hands over ``llm_engine``, whose
 ``generate(prompt_token_ids, sampling_params)`` returns a vLLM ``RequestOutput``. ``EnginePolicy`` turns
 that into the loop's ``Policy``: messages go through the tokenizer's chat template, the reply comes back
 as a ``Generation`` with token ids and log-probabilities. The designer, hint writer and nested agent
-rollouts of ``spade_train.loop`` then run unchanged on the training engine.
+rollouts of a design attempt (``spade_train.loop.design``) then run unchanged on the training engine.
 
 A trained agent episode must be one token sequence in which the model's replies are exactly the tokens
 it sampled and everything between them (environment feedback) is marked as not trained.
@@ -30,14 +30,18 @@ TEMPLATE_FIELDS = ("temperature", "top_p", "top_k", "max_tokens", "min_tokens", 
 _SENTINEL = "\u2063SPADE-TURN-BOUNDARY\u2063"
 
 
-def render_prompt(tokenizer: Any, messages: list[Message], tools: list[dict[str, Any]] | None = None) -> list[int]:
-    """Token ids of ``messages`` with the generation prompt, as the chat template writes them."""
-    text = tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+def render_prompt(tokenizer: Any, messages: list[Message], tools: list[dict[str, Any]] | None = None,
+                  options: dict[str, Any] | None = None) -> list[int]:
+    """Token ids of ``messages`` with the generation prompt, as the chat template writes them.
+
+    ``options`` go to the template (Qwen3's ``enable_thinking``)."""
+    text = tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False,
+                                         **(options or {}))
     return list(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
 def continuation_ids(tokenizer: Any, observation: str, *, previous_reply_ids: list[int],
-                     tools: list[dict[str, Any]] | None = None) -> list[int]:
+                     tools: list[dict[str, Any]] | None = None, options: dict[str, Any] | None = None) -> list[int]:
     """The tokens that follow a model reply when the environment answers with ``observation``.
 
     Rendered from a stand-in conversation so that templates that rewrite earlier turns (Qwen3 drops old
@@ -47,7 +51,8 @@ def continuation_ids(tokenizer: Any, observation: str, *, previous_reply_ids: li
     """
     stand_in = [{"role": "user", "content": "."}, {"role": "assistant", "content": _SENTINEL},
                 {"role": "user", "content": observation}]
-    text = tokenizer.apply_chat_template(stand_in, tools=tools, add_generation_prompt=True, tokenize=False)
+    text = tokenizer.apply_chat_template(stand_in, tools=tools, add_generation_prompt=True, tokenize=False,
+                                         **(options or {}))
     suffix = text[text.index(_SENTINEL) + len(_SENTINEL):]
     if previous_reply_ids:
         last = tokenizer.decode([previous_reply_ids[-1]], skip_special_tokens=False)
@@ -75,21 +80,24 @@ class EnginePolicy:
     """A ``Policy`` over one rollout engine. Never raises: failures come back as ``Generation.error``.
 
     ``max_length`` bounds prompt plus reply (OpenRLHF's ``max_len``); a reply gets at most the room left.
-    ``engine_loop`` is the event loop the engine belongs to: a call from another thread's loop (the
-    executor runs design attempts in worker threads) is handed over to it.
+    ``engine_loop`` is the event loop the engine belongs to: a call made from another thread's event loop
+    is handed over to it (the executor itself calls from the engine's loop).
     """
 
     name = "openrlhf-engine"
 
     def __init__(self, engine: Any, tokenizer: Any, template: Any, *, max_length: int,
-                 engine_loop: asyncio.AbstractEventLoop | None = None) -> None:
+                 engine_loop: asyncio.AbstractEventLoop | None = None,
+                 chat_options: dict[str, Any] | None = None) -> None:
         self.engine, self.tokenizer, self.template = engine, tokenizer, template
         self.max_length = max_length
         self.engine_loop = engine_loop
+        self.chat_options = dict(chat_options or {})
+        """Chat-template options for every prompt (``openrlhf.enable_thinking``)."""
 
     async def generate(self, request: GenerationRequest) -> Generation:
         try:
-            prompt_ids = render_prompt(self.tokenizer, request.messages, request.tools)
+            prompt_ids = render_prompt(self.tokenizer, request.messages, request.tools, self.chat_options)
         except Exception as error:  # noqa: BLE001 - a template failure is this call's failure
             return Generation(text="", finish_reason="error", error=f"chat template: {error}")
         return await self.generate_ids(prompt_ids, request.sampling)
@@ -145,13 +153,15 @@ class TrajectoryRecorder:
     async def generate(self, request: GenerationRequest) -> Generation:
         tokenizer = self.policy.tokenizer
         try:
+            options = self.policy.chat_options
             if not self.action_ranges:
-                prompt = render_prompt(tokenizer, request.messages, request.tools)
+                prompt = render_prompt(tokenizer, request.messages, request.tools, options)
             else:
                 if len(request.messages) != self._messages + 2 or request.messages[-1]["role"] != "user":
                     raise ValueError("each turn must add the reply and one user message")
                 prompt = self.tokens + continuation_ids(tokenizer, request.messages[-1]["content"],
-                                                        previous_reply_ids=self._last_reply, tools=request.tools)
+                                                        previous_reply_ids=self._last_reply, tools=request.tools,
+                                                        options=options)
         except Exception as error:  # noqa: BLE001 - reported as this turn's failure
             return Generation(text="", finish_reason="error", error=f"trajectory: {error}")
         generation = await self.policy.generate_ids(prompt, request.sampling)

@@ -1,77 +1,117 @@
-"""The agent executor: turns a role-tagged row into one trained sample, by running the self-play loop.
+"""The agent executor: turns a role-tagged row into one trained sample.
 
 OpenRLHF awaits ``execute`` ``n_samples_per_prompt`` times per row, concurrently, inside a rollout
 engine, and trains on the returned token sequence. Two kinds of row (``labels.RowLabel``):
 
-- **designer**: one design attempt of ``spade_train.loop.SelfPlayLoop`` with a batch of one: the
-  designer writes an environment (this generation is the trained sample), the checker judges it in the
-  sandbox, the model writes a hint, the agent plays K episodes with and K without it (nested, untrained
-  generations through the same engine), and the loop's designer reward (``raw_reward``, uncentered:
-  OpenRLHF's ``group_norm`` compares the row's designs, which share skill, document and examples) is
-  the sample's reward. The attempt runs in a worker thread with its own event loop, because the loop
-  talks to its memory synchronously and the memory is the shared pool actor; engine calls are handed
-  back to the engine's loop (``EnginePolicy``).
-- **agent**: one episode of an environment leased from the pool, played by ``rollout.play_episode``
-  through a ``TrajectoryRecorder``; the episode return is the reward.
+- **designer**: one design slot, ``spade_train.loop.design.design_slot``, the same function the embedded
+  loop runs: the designer writes an environment (this generation is the trained sample), the checker
+  judges it in the sandbox and the model writes a hint; with ``semantics.invalid_designs = "resampled"``
+  (reference mode) an invalid design is re-sampled up to ``loop.design_attempts`` times from a fresh plan
+  of the shared state (``replan_row``), and a sample whose every attempt is invalid is masked. What the
+  sample returns depends on ``semantics.design_scoring``:
+
+  - ``"attempt"`` (toolkit): the agent plays K episodes with the hint and K without (nested, untrained
+    generations through the same engine), and the sample is the attempt's reply with its own designer
+    reward (uncentred: OpenRLHF's ``group_norm`` compares the row's designs, which share skill, document
+    and examples).
+  - ``"window"`` (reference, the release's delayed scoring): no nested play. A valid design joins the
+    rotation at once and its sample waits in the shared state (``record_window_design``); unhinted agent
+    rows play the designs whose window is open, and agent samples make the untrained hinted plays beside
+    their own episode (``Lease.hint_play``). The sample then *returns* slot i of an earlier designer row
+    whose window (``openrlhf.designer_every`` steps) has closed (``ripe_sample``): that design's stored
+    tokens and rollout log-probs, rewarded with ``spade_train.window.score_window`` over its window, so
+    the group is one earlier row's designs (one skill and prompt). With nothing ripe the row returns
+    untrained placeholders (dropped), as the designer delay does.
+
+  The attempt runs on the engine's event loop; its only contact with the run's memory is the
+  near-duplicate check, an awaitable call to the shared state (``StateDuplicates``), and its summary
+  goes there afterwards.
+- **agent**: one episode of an environment leased from the shared state, played by
+  ``rollout.play_episode`` through a ``TrajectoryRecorder``; the episode return is the reward. The
+  report carries the lease's step and whether it was hinted, which places a play in a window.
 
 Every response has the same ``extra_logs`` keys (OpenRLHF batches the two roles together and needs
 equal keys), numbers only; a role's own figures are 0 on the other role's samples, so divide a mean by
-the mean of ``spade/designer`` (or ``spade/agent``) to read it per role. ``scores`` feed dynamic
-filtering: a sample's reward clipped to [0, 1], so groups that all win, all lose or wrote nothing
-usable are dropped; -1 for designer samples that must not be trained yet (designer delay, or the
-no-designer-training ablation), which drops their group.
+the mean of ``spade/designer`` (or ``spade/agent``) to read it per role.
 
-A sample with no model tokens (the environment failed before the first turn, the prompt did not fit)
-still has to be a valid training sample: it is a one-token placeholder reply (end of sequence) with the
-reward it earned, which in practice lands in a group that dynamic filtering drops.
+**Fault barrier.** OpenRLHF gathers a row's samples with ``asyncio.gather`` and its trainer calls
+``ray.get`` on them without a try, so one exception out of ``execute`` would end the whole job.
+``execute`` therefore returns a well-formed sample whatever happens: a failure of our code, of the
+sandbox, of the shared-state actor (errors and timeouts) or an unreadable label is a *fault*, logged in
+one bounded line, counted (``faults``, ``spade/fault``, the state's ``faults``) and answered with a
+placeholder whose group dynamic filtering drops. Only cancellation passes through.
+
+**Groups and scores.** The samples of one row run concurrently in one engine, so they meet (``_Group``)
+before returning and are scored together (``score_group``); OpenRLHF's dynamic filtering keeps a group
+when its mean score lies strictly inside (0, 1). A group whose rewards differ gets
+``0.5 + 0.49 tanh(reward)`` per sample (distinct rewards give distinct scores, all inside the range, so
+a group with returns {-1, 0} is kept); a group whose rewards are all equal gets 0 (no contrast:
+dropped); a group with a fault, a designer group that must not be trained yet (designer delay, the
+no-designer-training ablation) and a row left over once the run's steps have their data get -1
+(dropped). The last sample to finish then tells the shared state whether the group is kept, which is
+how the state counts training steps.
+
+**Masked samples.** An episode that ended on an environment error, a design attempt over its
+wall-clock budget (``openrlhf.design_budget_s``) and a designer call that failed are not the model's
+doing: such a sample is a short placeholder with no action range (none of its tokens is trained) and
+the mean reward of the rest of its group (so it does not move the group's baseline).
+
+**The sandbox** is built on a worker thread, never on the engine's event loop: OpenRLHF's file
+(``agent_executor.AgentExecutor``) starts building the WebAssembly sandbox when the rollout actor
+constructs it, before the engine serves, and the first rows wait for that build without blocking
+generation.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from spade_envs.runtime.backend import ExecutionBackend, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
-from spade_envs.runtime.pool import SessionPool
+from spade_envs.runtime.threads import SessionThreads
 from spade_train.backends.openrlhf.engine_policy import EnginePolicy, TrajectoryRecorder
 from spade_train.backends.openrlhf.labels import RowLabel
-from spade_train.backends.openrlhf.pool import DesignPlan, DesignReport, Lease, MemoryWrite, PoolClient
-from spade_train.corpus import Corpus
-from spade_train.loop import DesignAttempt, LoopConfig, SelfPlayLoop
-from spade_train.memory import MemoryExample, NearDuplicate
+from spade_train.backends.openrlhf.pending import RipeSample, StoredSample
+from spade_train.backends.openrlhf.shared_state import HintPlay, Lease, RowPlan, StateClient
+from spade_train.config import RunConfig, parse_run_config
+from spade_train.designer.language import design_language
+from spade_train.designer.prompts import DesignerPrompt
+from spade_train.loop.checker import Checker
+from spade_train.loop.design import DesignAttempt, DesignContext, DesignPlan, design_slot, resampled_attempts
+from spade_train.loop.summary import AttemptSummary, DesignerScore
+from spade_train.memory import NearDuplicate
+from spade_train.policies.base import Policy
+from spade_train.policies.roles import Policies
+from spade_train.rewards import WinRateEMA, designer_reward
 from spade_train.rollout import Episode, RolloutConfig, play_episode
-from spade_train.run_config import RunConfig, loop_config, parse_run_config
 
 UNTRAINED_SCORE = -1.0
-"""Score of a designer sample that must not be trained: outside any dynamic-filtering range."""
+"""Score of a group that must not be trained (a fault, the designer delay, a left-over row): below any
+dynamic-filtering range."""
+NO_CONTRAST_SCORE = 0.0
+"""Score of a group whose rewards are all equal: the range's open lower end, so it is dropped."""
+GROUP_WAIT_MARGIN_S = 600.0
+"""How long a finished sample waits for the rest of its row beyond the longest a sibling may take."""
 
 LOG_KEYS = (
     "spade/designer", "spade/design_trained", "spade/design_valid", "spade/design_played", "spade/design_regret",
     "spade/design_win_rate", "spade/design_win_rate_hinted", "spade/design_hint_accepted",
-    "spade/design_repairs", "spade/agent", "spade/episode_return", "spade/episode_won", "spade/episode_turns",
-    "spade/episode_hinted", "spade/episode_env_error", "spade/pool_size",
+    "spade/design_repairs", "spade/design_timeout", "spade/agent", "spade/episode_return", "spade/episode_won",
+    "spade/episode_turns", "spade/episode_hinted", "spade/episode_env_error", "spade/environments",
+    "spade/fault", "spade/masked", "spade/left_over",
 )
 
-
-# ---------------------------------------------------------------------------------- configuration
-def rollout_config(config: RunConfig) -> RolloutConfig:
-    """Agent episodes, trained or nested: the same as the loop's (``run_config.loop_config``)."""
-    return loop_config(config).rollout
-
-
-def design_loop_config(config: RunConfig, *, kind: str, skill: str, seed: int) -> LoopConfig:
-    """The loop of one design attempt: one environment, of the row's kind and skill. Repeats and verdict
-    reuse span a batch of attempts in one loop, and here each attempt is a loop of its own."""
-    return replace(loop_config(config), envs_per_iteration=1, kinds=(kind,), skills=(skill,),  # type: ignore[arg-type]
-                   reject_repeats=False, reuse_verdicts=False, concurrent_designs=1, validation_workers=0,
-                   seed=seed)
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------------- samples
@@ -83,128 +123,269 @@ class TrainedSample:
     action_ranges: list[tuple[int, int]]
     logprobs: list[float]
     reward: float
-    score: float
+    score: float = NO_CONTRAST_SCORE
     truncated: bool = False
     logs: dict[str, float] = field(default_factory=dict)
 
     def response(self, prompt: str, label: str) -> dict[str, Any]:
-        extra = {key: float(self.logs.get(key, 0.0)) for key in LOG_KEYS}
+        extra = {key: _finite(self.logs.get(key, 0.0)) for key in LOG_KEYS}
         return {"prompt": prompt, "label": label, "images": None, "mm_train_inputs": None,
                 "observation_tokens": list(self.tokens), "action_ranges": list(self.action_ranges),
-                "rollout_log_probs": list(self.logprobs), "reward": float(self.reward), "scores": float(self.score),
-                "truncated": bool(self.truncated), "extra_logs": extra}
+                "rollout_log_probs": list(self.logprobs), "reward": _finite(self.reward),
+                "scores": _finite(self.score), "truncated": bool(self.truncated), "extra_logs": extra}
 
 
-def placeholder_sample(tokenizer: Any, note: str, *, reward: float, score: float,
-                       logs: dict[str, float]) -> TrainedSample:
-    """A sample whose only action is the end-of-sequence token (see the module docstring)."""
-    tokens = list(tokenizer(f"[spade: {note}]", add_special_tokens=False)["input_ids"])[:64]
-    eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
-    tokens.append(int(eos))
-    return TrainedSample(tokens=tokens, action_ranges=[(len(tokens) - 1, len(tokens))], logprobs=[0.0] * len(tokens),
-                         reward=reward, score=score, logs=logs)
+def _finite(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if math.isfinite(number) else 0.0
 
 
-def _clip01(value: float) -> float:
-    return max(0.0, min(1.0, value))
+def placeholder_sample(tokenizer: Any, note: str, *, reward: float = 0.0,
+                       logs: dict[str, float] | None = None) -> TrainedSample:
+    """A short sample with no action range: OpenRLHF trains none of its tokens. Never raises (a tokenizer
+    that fails gives a one-token sequence)."""
+    try:
+        tokens = [int(t) for t in tokenizer(f"[spade: {note[:200]}]", add_special_tokens=False)["input_ids"]][:64]
+        eos = tokenizer.eos_token_id
+        tokens.append(int(eos) if eos is not None else 0)
+    except Exception:  # noqa: BLE001 - the placeholder must exist whatever the tokenizer does
+        tokens = [0]
+    return TrainedSample(tokens=tokens, action_ranges=[], logprobs=[0.0] * len(tokens), reward=reward,
+                         logs=dict(logs or {}))
 
 
-# ---------------------------------------------------------------------------------- the loop's memory
-class PlannedMemory:
-    """What ``SelfPlayLoop`` uses as its memory during one attempt.
+def describe_fault(error: BaseException) -> str:
+    """One bounded, terminal-safe line for a fault (its text may hold model output: ``ascii`` escapes it)."""
+    text = ascii(" ".join(str(error).split())[:300])[1:-1]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
-    Reads come from the row's plan (the examples) and from the pool (near-duplicates); writes are kept
-    and sent to the pool with the attempt's report, where they reach the real memory in one batch.
-    """
 
-    def __init__(self, examples: tuple[MemoryExample, ...], client: PoolClient) -> None:
-        self.examples, self.client = examples, client
-        self.writes: list[MemoryWrite] = []
+@dataclass
+class SampleOutcome:
+    """What one sample came to, before its group is scored."""
 
-    def prompt_examples(self, skills: Any, rng: Any, **_: Any) -> list[MemoryExample]:
-        return list(self.examples)
+    sample: TrainedSample
+    masked: bool = False
+    """Not the model's doing (environment error, budget, failed call): nothing trained, no say in the score."""
+    fault: str | None = None
+    trainable: bool = True
+    """False: the group must not be trained (designer delay, left-over row)."""
 
-    def find_near_duplicates(self, code: str, threshold: float = 0.9, **_: Any) -> list[NearDuplicate]:
-        return self.client.near_duplicates(code, threshold)
 
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        yield
+def kept_score(reward: float) -> float:
+    """The score of a sample in a group with contrast: strictly inside (0, 1), increasing in the reward."""
+    return 0.5 + 0.49 * math.tanh(reward)
 
-    def add_environment(self, spec: Any, code: str, **kwargs: Any) -> bool:
-        self.writes.append(("add_environment", (spec, code), kwargs))
-        return True
 
-    def record_evaluation(self, env_id: str, **kwargs: Any) -> None:
-        self.writes.append(("record_evaluation", (env_id,), kwargs))
+def score_group(outcomes: Sequence[SampleOutcome]) -> tuple[list[TrainedSample], bool]:
+    """The group's samples with their final rewards and scores, and whether dynamic filtering keeps it
+    (see the module docstring)."""
+    live = [o.sample.reward for o in outcomes if not o.masked and o.fault is None]
+    fill = sum(live) / len(live) if live else 0.0
+    rewards = [fill if o.masked or o.fault is not None else o.sample.reward for o in outcomes]
+    if any(o.fault is not None or not o.trainable for o in outcomes):
+        score, kept = UNTRAINED_SCORE, False
+    elif len(live) < 2 or max(live) - min(live) <= 1e-9:
+        score, kept = NO_CONTRAST_SCORE, False
+    else:
+        return [replace(o.sample, reward=r, score=kept_score(r)) for o, r in zip(outcomes, rewards)], True
+    return [replace(o.sample, reward=r, score=score) for o, r in zip(outcomes, rewards)], kept
+
+
+class _Group:
+    """The samples of one row meeting before they return."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.outcomes: list[SampleOutcome] = []
+        self.scored: list[TrainedSample] | None = None
+        self.kept = False
+        self.complete = asyncio.Event()
+        self.abandoned = False
+        """A sample gave up waiting: every sample of the group is then dropped, and the state told once."""
+
+    def add(self, outcome: SampleOutcome) -> int:
+        """Add a finished sample; returns its index. The last one to arrive scores the group."""
+        self.outcomes.append(outcome)
+        if len(self.outcomes) == self.size:
+            self.scored, self.kept = score_group(self.outcomes)
+            self.complete.set()
+        return len(self.outcomes) - 1
+
+
+class StateDuplicates:
+    """The shared state's memory as an attempt's ``DuplicateFinder``."""
+
+    def __init__(self, client: StateClient) -> None:
+        self.client = client
+
+    async def near_duplicates(self, code: str, threshold: float) -> Sequence[NearDuplicate]:
+        return await self.client.near_duplicates(code, threshold)
 
 
 # ---------------------------------------------------------------------------------- the executor
 @dataclass
 class _Run:
-    """What an executor keeps per run (per pool actor): configuration, sandbox, worker threads."""
+    """What an executor keeps per run (per shared-state actor): configuration, sandbox, worker threads."""
 
     config: RunConfig
-    client: PoolClient
+    client: StateClient
     backend: ExecutionBackend
-    sessions: SessionPool
-    designs: ThreadPoolExecutor
+    sessions: SessionThreads
+    checker: Checker
     rollout: RolloutConfig
 
+    @property
+    def filtering(self) -> bool:
+        return self.config.grpo.drop_zero_variance
+
     def close(self) -> None:
-        self.designs.shutdown(wait=False, cancel_futures=True)
         self.sessions.close()
+        self.checker.close()
 
 
-def connect_ray(label: RowLabel) -> PoolClient:
-    from spade_train.backends.openrlhf.ray_pool import RayPoolClient
+def connect_ray(label: RowLabel) -> StateClient:
+    from spade_train.backends.openrlhf.ray_actor import RayStateClient
 
-    return RayPoolClient.connect(label.pool, label.namespace)
+    return RayStateClient.connect(label.actor, label.namespace)
 
 
 class SpadeAgentExecutor:
     """OpenRLHF's agent executor for SPADE rows (``agent_executor.AgentExecutor`` adds OpenRLHF's base class).
 
-    ``connect`` maps a row label to its pool client; the default finds the run's Ray named actor. The
-    run's configuration comes from the pool, so the executor needs no arguments (OpenRLHF builds it with
-    none) and no shared file system.
+    ``connect`` maps a row label to its state client; the default finds the run's Ray named actor. The
+    run's configuration comes from the shared state, so the executor needs no arguments (OpenRLHF builds
+    it with none) and no shared file system. ``warm_sandbox`` names a sandbox backend to start building
+    now, on a worker thread (OpenRLHF's file passes "wasm"). ``faults`` counts faults by exception type.
     """
 
-    def __init__(self, connect: Callable[[RowLabel], PoolClient] | None = None) -> None:
+    def __init__(self, connect: Callable[[RowLabel], StateClient] | None = None, *,
+                 warm_sandbox: str | None = None) -> None:
         self._connect = connect or connect_ray
         self._runs: dict[tuple[str, str], _Run] = {}
+        self._building: dict[tuple[str, str], asyncio.Future[_Run]] = {}
+        self._groups: dict[tuple[str, str, int], _Group] = {}
         self._lock = threading.Lock()
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spade-sandbox-build")
+        self._backends: dict[str, Future[ExecutionBackend]] = {}
+        self.faults: Counter[str] = Counter()
+        if warm_sandbox is not None:
+            self._backend(warm_sandbox)
 
     async def execute(self, prompt: str, label: str, sampling_params: Any, max_length: int, hf_tokenizer: Any,
                       llm_engine: Any, images: Any = None) -> dict[str, Any]:
-        row = RowLabel.parse(label)
-        run = await self._run_for(row)
-        policy = EnginePolicy(llm_engine, hf_tokenizer, sampling_params, max_length=max_length,
-                              engine_loop=asyncio.get_running_loop())
-        if row.role == "designer":
-            sample = await self._design(run, row, policy)
-        else:
-            sample = await self._play(run, row, policy)
+        try:
+            row = RowLabel.parse(label)
+        except Exception as error:  # noqa: BLE001 - LabelError, and anything a hostile label string does
+            outcome = self._fault(hf_tokenizer, "the row label", error)
+            return score_group([outcome])[0][0].response(prompt, label)
+        key = (row.actor, row.namespace, row.row)
+        group = self._groups.setdefault(key, _Group(row.samples))
+        outcome, run = await self._outcome(row, sampling_params, max_length, hf_tokenizer, llm_engine)
+        sample = await self._settle(key, group, outcome, run, row)
         return sample.response(prompt, label)
 
-    async def _run_for(self, row: RowLabel) -> _Run:
-        key = (row.pool, row.namespace)
+    async def _outcome(self, row: RowLabel, sampling_params: Any, max_length: int, tokenizer: Any,
+                       engine: Any) -> tuple[SampleOutcome, _Run | None]:
+        """The sample's outcome; every failure becomes a fault here (the barrier)."""
+        run = None
+        try:
+            run = await self._run_for(row)
+            policy = EnginePolicy(engine, tokenizer, sampling_params, max_length=max_length,
+                                  engine_loop=asyncio.get_running_loop(),
+                                  chat_options=_chat_options(run.config))
+            if row.role == "designer":
+                return await self._design(run, row, policy), run
+            return await self._play(run, row, policy), run
+        except Exception as error:  # noqa: BLE001 - the fault barrier: see the module docstring
+            return self._fault(tokenizer, f"{row.role} row {row.row}", error), run
+
+    def _fault(self, tokenizer: Any, where: str, error: BaseException) -> SampleOutcome:
+        cause = describe_fault(error)
         with self._lock:
-            run = self._runs.get(key)
+            self.faults[type(error).__name__] += 1
+        logger.warning("spade: a sample of %s failed and is dropped: %s", where, cause)
+        return SampleOutcome(placeholder_sample(tokenizer, "fault", logs={"spade/fault": 1.0}), fault=cause)
+
+    async def _settle(self, key: tuple[str, str, int], group: _Group, outcome: SampleOutcome, run: _Run | None,
+                      row: RowLabel) -> TrainedSample:
+        """Wait for the rest of the row, then return this sample scored with its group."""
+        index = group.add(outcome)
+        if len(group.outcomes) == group.size:
+            self._groups.pop(key, None)
+        if not group.complete.is_set() and not group.abandoned:
+            wait = GROUP_WAIT_MARGIN_S + (run.config.openrlhf.design_budget_s if run is not None else 0.0)
+            try:
+                await asyncio.wait_for(group.complete.wait(), timeout=wait)
+            except TimeoutError:
+                if not group.abandoned:
+                    group.abandoned = True
+                    logger.warning("spade: row %d: only %d of %d samples finished in %.0f s; the row is dropped",
+                                   row.row, len(group.outcomes), group.size, wait)
+                    await self._report(run, row, kept=False, faults=1)
+        if group.abandoned or group.scored is None:
+            return replace(outcome.sample, score=UNTRAINED_SCORE)
+        if index == group.size - 1:  # the last to arrive reports the group, once
+            trained = group.kept or (run is not None and not run.filtering)
+            left_over = any(not o.trainable and o.sample.logs.get("spade/left_over") for o in group.outcomes)
+            if not left_over:
+                await self._report(run, row, kept=trained, faults=sum(o.fault is not None for o in group.outcomes))
+        return group.scored[index]
+
+    async def _report(self, run: _Run | None, row: RowLabel, *, kept: bool, faults: int) -> None:
+        if run is None:
+            return
+        try:
+            await run.client.finish_row(row.row, kept, faults)
+        except Exception as error:  # noqa: BLE001 - the state missing one row's count must not fail the row
+            with self._lock:
+                self.faults[type(error).__name__] += 1
+            logger.warning("spade: row %d: the shared state did not take its result: %s", row.row,
+                           describe_fault(error))
+
+    # -------------------------------------------------------------- per run
+    def _backend(self, name: str) -> Future[ExecutionBackend]:
+        """The sandbox backend ``name``, built once on the builder thread."""
+        with self._lock:
+            future = self._backends.get(name)
+            if future is None or (future.done() and future.exception() is not None):
+                future = self._builder.submit(create_backend, name, ExecutionLimits())
+                self._backends[name] = future
+            return future
+
+    async def _run_for(self, row: RowLabel) -> _Run:
+        key = (row.actor, row.namespace)
+        run = self._runs.get(key)
         if run is not None:
             return run
+        building = self._building.get(key)
+        if building is None:  # the first sample of the run builds it; the others await the same future
+            building = asyncio.ensure_future(self._build_run(row))
+            self._building[key] = building
+        try:
+            run = await asyncio.shield(building)
+        except Exception:
+            if self._building.get(key) is building:
+                del self._building[key]  # the next row tries again
+            raise
+        self._runs[key] = run
+        self._building.pop(key, None)
+        return run
+
+    async def _build_run(self, row: RowLabel) -> _Run:
         client = self._connect(row)
-        config = parse_run_config(await client.settings(), source=f"the settings of pool {row.pool}")
-        with self._lock:
-            if key not in self._runs:
-                backend = create_backend(config.run.sandbox, ExecutionLimits())
-                self._runs[key] = _Run(
-                    config=config, client=client, backend=backend,
-                    sessions=SessionPool(backend, workers=config.openrlhf.env_workers),
-                    designs=ThreadPoolExecutor(max_workers=max(8, 4 * config.openrlhf.n_samples_per_prompt),
-                                               thread_name_prefix="spade-design"),
-                    rollout=rollout_config(config))
-            return self._runs[key]
+        config = parse_run_config(await client.settings(), source=f"the settings of {row.actor}")
+        if hasattr(client, "timeout_s"):  # RayStateClient: the run's own timeout from now on
+            client.timeout_s = config.openrlhf.state_timeout_s
+        backend = await asyncio.wrap_future(self._backend(config.run.sandbox))
+        # Each attempt validates its code once: repeats and verdict reuse are batch matters.
+        return _Run(config=config, client=client, backend=backend,
+                    sessions=SessionThreads(backend, workers=config.openrlhf.env_workers),
+                    checker=Checker(backend, config.loop.validator(), reuse_verdicts=False),
+                    rollout=config.rollout())
 
     def close(self) -> None:
         """Stop the worker threads (OpenRLHF never calls this; tests and tools do)."""
@@ -212,57 +393,122 @@ class SpadeAgentExecutor:
             runs, self._runs = list(self._runs.values()), {}
         for run in runs:
             run.close()
+        self._builder.shutdown(wait=False, cancel_futures=True)
 
     # -------------------------------------------------------------- designer rows
-    async def _design(self, run: _Run, row: RowLabel, policy: EnginePolicy) -> TrainedSample:
+    async def _design(self, run: _Run, row: RowLabel, policy: EnginePolicy) -> SampleOutcome:
         assert row.skill is not None and row.kind is not None
-        plan = await run.client.plan_design(row.row, row.samples, row.skill, row.kind)
-        attempt, writes = await asyncio.get_running_loop().run_in_executor(
-            run.designs, lambda: asyncio.run(self._attempt(run, row, plan, policy)))
-        report = design_report(row, plan, attempt, writes)
-        await run.client.record_design(report)
-        return designer_sample(attempt, plan, report, policy.tokenizer)
+        config = run.config
+        plan = await run.client.plan_row(row.row, row.samples, row.skill, row.kind)
+        if plan.done:
+            return _left_over(policy.tokenizer, designer=True)
+        semantics = config.semantics.resolved()
+        window = semantics.design_scoring == "window"
+        context = DesignContext(
+            policies=Policies(designer=policy, agent=policy, hinter=policy),
+            language=design_language(config.design.language), backend=run.backend, sessions=run.sessions,
+            checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
+            designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
+            hint=config.hint_settings(), invalid_designs=semantics.invalid_designs)
 
-    async def _attempt(self, run: _Run, row: RowLabel, plan: DesignPlan,
-                       policy: EnginePolicy) -> tuple[DesignAttempt, tuple[MemoryWrite, ...]]:
-        assert row.skill is not None and row.kind is not None
-        memory = PlannedMemory(plan.examples, run.client)
-        corpus = (Corpus([plan.document], name=plan.corpus_name or "corpus", seed=plan.seed)
-                  if plan.document is not None else None)
-        loop = SelfPlayLoop(designer=policy, agent=policy, hinter=policy, backend=run.backend,
-                            memory=memory, corpus=corpus,  # type: ignore[arg-type]
-                            config=design_loop_config(run.config, kind=row.kind, skill=row.skill, seed=plan.seed),
-                            pool=run.sessions)
-        if plan.ema is not None:
-            loop.emas = {row.skill: plan.ema}
-        result = await loop.run_iteration(plan.step)
-        return result.attempts[0], tuple(memory.writes)
+        async def replan(old: DesignPlan) -> DesignPlan:
+            # A re-sampled attempt: a fresh document, memory draw and seed from the state, the same step.
+            fresh = await run.client.replan_row(row.row, plan.step, old.skill, old.kind, plan.sample)
+            return _design_plan(config, row, fresh)
+
+        design = design_slot(_design_plan(config, row, plan), context, replan, play=not window)
+        try:
+            tries = await _within(design, config.openrlhf.design_budget_s)
+        except TimeoutError:
+            tries = None
+        if window:
+            return await self._design_in_window(run, row, plan, tries, policy.tokenizer)
+        if tries is None:
+            logs = {"spade/designer": 1.0, "spade/design_trained": float(plan.train), "spade/design_timeout": 1.0,
+                    "spade/masked": 1.0}
+            return SampleOutcome(placeholder_sample(policy.tokenizer, "design budget spent", logs=logs),
+                                 masked=True, trainable=plan.train)
+        summaries = []
+        for attempt in tries:
+            raw = designer_reward(attempt.env_outcome(), config.designer_rewards(), plan.ema or WinRateEMA())
+            summaries.append(AttemptSummary.of(attempt, DesignerScore(raw=raw, reward=raw, baseline=None)))
+            await run.client.record_design(row.row, summaries[-1])
+        outcome = designer_outcome(tries[-1], summaries[-1], plan, policy.tokenizer)
+        if not tries[-1].valid and resampled_attempts(context) > 1:
+            # Every re-sample was invalid: the release never trains such a slot (no say in the score either).
+            logs = {**outcome.sample.logs, "spade/masked": 1.0}
+            return SampleOutcome(placeholder_sample(policy.tokenizer, "no valid design", logs=logs), masked=True,
+                                 trainable=plan.train)
+        return outcome
+
+    async def _design_in_window(self, run: _Run, row: RowLabel, plan: RowPlan,
+                                tries: list[DesignAttempt] | None, tokenizer: Any) -> SampleOutcome:
+        """Window scoring: record this sample's design as pending (a valid one joins the rotation now), then
+        return slot ``plan.sample`` of an earlier row whose window has closed (``ripe_designer_outcome``)."""
+        if tries is not None:
+            for attempt in tries:  # every try goes to the memory and attempts.jsonl; the last fills the slot
+                summary = AttemptSummary.of(attempt, DesignerScore(raw=0.0, reward=None, baseline=None))
+                last = attempt is tries[-1]
+                if not last:
+                    await run.client.record_design(row.row, summary)
+                else:
+                    stored = stored_sample(attempt, summary) if attempt.valid else None
+                    await run.client.record_window_design(row.row, plan.sample, summary, stored)
+        ripe = await run.client.ripe_sample(row.row, plan.sample, row.samples)
+        outcome = ripe_designer_outcome(ripe, plan, tokenizer)
+        if tries is None:
+            outcome.sample.logs["spade/design_timeout"] = 1.0
+        elif tries[-1].valid:
+            outcome.sample.logs["spade/design_valid"] = 1.0
+        return outcome
 
     # -------------------------------------------------------------- agent rows
-    async def _play(self, run: _Run, row: RowLabel, policy: EnginePolicy) -> TrainedSample:
+    async def _play(self, run: _Run, row: RowLabel, policy: EnginePolicy) -> SampleOutcome:
         lease = await run.client.lease(row.row, row.samples, row.hinted)
+        if lease.done:
+            return _left_over(policy.tokenizer, designer=False)
         recorder = TrajectoryRecorder(policy)
-        hint = lease.hint if row.hinted else None
-        episode = await self._episode(run, lease, recorder, hint)
+        hint = lease.environment.spec.hint if row.hinted else None
+        if lease.hint_play is not None:  # window scoring: an untrained hinted play beside the trained one
+            episode, _ = await asyncio.gather(self._episode(run, lease, recorder, hint),
+                                              self._hint_play(run, lease.hint_play, policy))
+        else:
+            episode = await self._episode(run, lease, recorder, hint)
         env_error = episode.error is not None and episode.error.startswith("environment")
-        await run.client.report_episode(lease.env_id, episode.episode_return, episode.won, env_error)
+        await run.client.report_episode(lease.environment.id, episode.episode_return, episode.won, env_error,
+                                        step=lease.step, hinted=hint is not None, timed_out=episode.timed_out)
         logs = {"spade/agent": 1.0, "spade/episode_return": episode.episode_return,
                 "spade/episode_won": float(episode.won), "spade/episode_turns": float(len(episode.turns)),
                 "spade/episode_hinted": float(hint is not None), "spade/episode_env_error": float(env_error),
-                "spade/pool_size": float(lease.pool_size)}
-        score = _clip01(episode.episode_return)
-        if not recorder.action_ranges:
-            return placeholder_sample(policy.tokenizer, f"no turn played: {episode.error}",
-                                      reward=episode.episode_return, score=score, logs=logs)
-        return TrainedSample(tokens=recorder.tokens, action_ranges=recorder.action_ranges,
-                             logprobs=recorder.logprobs, reward=episode.episode_return, score=score,
-                             truncated=recorder.truncated, logs=logs)
+                "spade/environments": float(lease.environments)}
+        # An environment error is masked out of the loss, unless the run scores it as the release does
+        # (semantics.environment_errors = "minus_one": a lost, terminated episode, trained as such).
+        if (env_error and not episode.terminated) or not recorder.action_ranges:
+            note = "environment error" if env_error else "no turn played"
+            return SampleOutcome(placeholder_sample(policy.tokenizer, note, reward=episode.episode_return,
+                                                    logs={**logs, "spade/masked": 1.0}), masked=True)
+        return SampleOutcome(TrainedSample(tokens=recorder.tokens, action_ranges=recorder.action_ranges,
+                                           logprobs=recorder.logprobs, reward=episode.episode_return,
+                                           truncated=recorder.truncated, logs=logs))
+
+    async def _hint_play(self, run: _Run, play: HintPlay, policy: EnginePolicy) -> None:
+        """One untrained hinted episode of a design in its window, its return sent to the state. Like the
+        release's hint plays, a failed one still counts (with the return the episode ended on, 0 if none)."""
+        try:
+            lease = Lease(environment=play.environment, seed=play.seed, step=0, environments=0)
+            episode = await self._episode(run, lease, policy, play.environment.spec.hint)
+            await run.client.report_hint_play(play.environment.id, episode.episode_return)
+        except Exception as error:  # noqa: BLE001 - a lost hint play must not fail the trained episode beside it
+            with self._lock:
+                self.faults[type(error).__name__] += 1
+            logger.warning("spade: a hinted play of %s failed: %s", play.environment.id, describe_fault(error))
 
     @staticmethod
-    async def _episode(run: _Run, lease: Lease, recorder: TrajectoryRecorder, hint: str | None) -> Episode:
+    async def _episode(run: _Run, lease: Lease, recorder: Policy, hint: str | None) -> Episode:
+        environment = lease.environment
         try:
             session = await run.sessions.run_async(
-                lambda: run.backend.open_session(lease.code, class_name=lease.class_name,
+                lambda: run.backend.open_session(environment.code, class_name=environment.spec.class_name,
                                                  max_turns=run.rollout.max_turns))
         except EnvRuntimeError as error:
             return Episode(seed=lease.seed, hinted=hint is not None, messages=[], error=f"environment: {error}")
@@ -272,44 +518,107 @@ class SpadeAgentExecutor:
             await run.sessions.run_async(session.close)
 
 
+def _design_plan(config: RunConfig, row: RowLabel, plan: RowPlan) -> DesignPlan:
+    """The attempt a row plan asks for."""
+    assert row.skill is not None and row.kind is not None
+    prompt = DesignerPrompt(kind=row.kind, skill=row.skill, max_turns=config.loop.max_turns,
+                            document=plan.document, examples=plan.examples,
+                            negative_examples=config.semantics.resolved().negative_examples)
+    return DesignPlan(kind=row.kind, skill=row.skill, prompt=prompt, step=plan.step, seed=plan.seed)
+
+
+async def _within(work: Awaitable[T], seconds: float) -> T:
+    """``work``'s result, or ``TimeoutError`` after ``seconds`` with ``work`` left to finish on its own.
+
+    The work is never cancelled: a design attempt runs sandbox calls on worker threads, and cancelling it
+    would run its clean-up (``session.close``) on another thread while a call is still in the session,
+    which wasmtime does not survive (a use-after-free crash). Left running, each of its calls still ends
+    within the sandbox's own limits; its result is dropped.
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), timeout=seconds)
+    except TimeoutError:
+        task.add_done_callback(_drop_late_result)
+        raise
+
+
+def _drop_late_result(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("spade: a design attempt past its budget later failed: %s", describe_fault(task.exception()))
+
+
+def _chat_options(config: RunConfig) -> dict[str, Any]:
+    """Chat-template options for every prompt of the run (Qwen3's ``enable_thinking``)."""
+    thinking = config.openrlhf.enable_thinking
+    return {} if thinking is None else {"enable_thinking": thinking}
+
+
+def _left_over(tokenizer: Any, *, designer: bool) -> SampleOutcome:
+    """A row that came after the run's steps had their data: skipped at once, its group dropped."""
+    logs = {"spade/designer" if designer else "spade/agent": 1.0, "spade/left_over": 1.0}
+    return SampleOutcome(placeholder_sample(tokenizer, "left over", logs=logs), trainable=False)
+
+
 # ---------------------------------------------------------------------------------- designer results
-def design_report(row: RowLabel, plan: DesignPlan, attempt: DesignAttempt,
-                  writes: tuple[MemoryWrite, ...]) -> DesignReport:
-    evaluation, spec = attempt.evaluation, attempt.spec
-    played = attempt.valid and evaluation is not None and attempt.regret is not None
-    return DesignReport(
-        row=row.row, step=plan.step, kind=spec.kind if spec else str(row.kind), skill=attempt.skill,
-        memory_writes=writes, valid=attempt.valid, played=played,
-        env_id=spec.id if spec else None, class_name=spec.class_name if spec else None,
-        code=attempt.code if attempt.valid else None, max_turns=spec.max_turns if spec else 10,
-        hint=attempt.hint.usable_hint if attempt.hint else None,
-        hint_accepted=attempt.hint.accepted if attempt.hint else None,
-        regret=attempt.regret, regret_ci=attempt.regret_ci,
-        win_rate_unhinted=evaluation.win_rate(False) if evaluation else None,
-        win_rate_hinted=evaluation.win_rate(True) if evaluation and evaluation.hinted else None,
-        unhinted_returns=evaluation.returns(False) if evaluation else (),
-        raw_reward=float(attempt.raw_reward), rejection=attempt.rejection, repairs=attempt.repairs,
-        failures=tuple(f.check for f in attempt.report.failures) if attempt.report else (),
-    )
-
-
-def designer_sample(attempt: DesignAttempt, plan: DesignPlan, report: DesignReport, tokenizer: Any) -> TrainedSample:
-    """The trained sample of a designer row: the first-turn reply, rewarded with the loop's raw reward."""
-    reward = float(attempt.raw_reward)
-    score = _clip01(reward) if plan.train else UNTRAINED_SCORE
-    logs = {"spade/designer": 1.0, "spade/design_trained": float(plan.train), "spade/design_valid": float(report.valid),
-            "spade/design_played": float(report.played), "spade/design_regret": report.regret or 0.0,
-            "spade/design_win_rate": report.win_rate_unhinted or 0.0,
-            "spade/design_win_rate_hinted": report.win_rate_hinted or 0.0,
-            "spade/design_hint_accepted": float(bool(report.hint_accepted)),
-            "spade/design_repairs": float(report.repairs)}
+def designer_outcome(attempt: DesignAttempt, summary: AttemptSummary, plan: RowPlan, tokenizer: Any) -> SampleOutcome:
+    """The trained sample of a designer row: the first-turn reply, rewarded with the attempt's own reward."""
+    reward = summary.score.raw
+    logs = {"spade/designer": 1.0, "spade/design_trained": float(plan.train),
+            "spade/design_valid": float(summary.valid), "spade/design_played": float(summary.played),
+            "spade/design_regret": summary.regret or 0.0,
+            "spade/design_win_rate": summary.win_rate_unhinted or 0.0,
+            "spade/design_win_rate_hinted": summary.win_rate_hinted or 0.0,
+            "spade/design_hint_accepted": float(bool(summary.hint_accepted)),
+            "spade/design_repairs": float(summary.repairs)}
     generation = attempt.generation
     prompt, reply = generation.prompt_token_ids, generation.completion_token_ids
     if not (generation.ok and prompt and reply):
-        return placeholder_sample(tokenizer, f"designer call failed: {generation.error}", reward=reward, score=score,
-                                  logs=logs)
+        return SampleOutcome(placeholder_sample(tokenizer, "designer call failed", reward=reward,
+                                                logs={**logs, "spade/masked": 1.0}),
+                             masked=True, trainable=plan.train)
     logprobs = list(generation.completion_logprobs or [0.0] * len(reply))
     tokens = list(prompt) + list(reply)
-    return TrainedSample(tokens=tokens, action_ranges=[(len(prompt), len(tokens))],
-                         logprobs=[0.0] * len(prompt) + logprobs, reward=reward, score=score,
-                         truncated=generation.finish_reason == "length", logs=logs)
+    return SampleOutcome(TrainedSample(tokens=tokens, action_ranges=[(len(prompt), len(tokens))],
+                                       logprobs=[0.0] * len(prompt) + logprobs, reward=reward,
+                                       truncated=generation.finish_reason == "length", logs=logs),
+                         trainable=plan.train)
+
+
+def stored_sample(attempt: DesignAttempt, summary: AttemptSummary) -> StoredSample | None:
+    """A valid design's trained sample as it waits for its window: the first-turn prompt and reply, the reply's
+    rollout log-probs (the release trains a delayed sample with the log-probs it was sampled with). None
+    when the designer call gave nothing to train."""
+    generation = attempt.generation
+    prompt, reply = generation.prompt_token_ids, generation.completion_token_ids
+    if not (generation.ok and prompt and reply):
+        return None
+    logprobs = list(generation.completion_logprobs or [0.0] * len(reply))
+    tokens = list(prompt) + list(reply)
+    logs = {"spade/design_hint_accepted": float(bool(summary.hint_accepted)),
+            "spade/design_repairs": float(summary.repairs)}
+    return StoredSample(tokens=tuple(tokens), action_ranges=((len(prompt), len(tokens)),),
+                        logprobs=tuple([0.0] * len(prompt) + logprobs),
+                        truncated=generation.finish_reason == "length", logs=logs)
+
+
+def ripe_designer_outcome(ripe: RipeSample | None, plan: RowPlan, tokenizer: Any) -> SampleOutcome:
+    """What a designer sample returns under window scoring: the stored sample of a design whose window closed,
+    rewarded with its window score; a masked placeholder for a slot with nothing to train; an untrained
+    placeholder (its group dropped) when no row was ripe."""
+    logs = {"spade/designer": 1.0, "spade/design_trained": float(plan.train)}
+    if ripe is None:
+        return SampleOutcome(placeholder_sample(tokenizer, "no design's window has closed yet", logs=logs),
+                             trainable=False)
+    logs.update({"spade/design_played": float(ripe.plays > 0), "spade/design_regret": ripe.regret or 0.0,
+                 "spade/design_win_rate": ripe.win_rate or 0.0,
+                 "spade/design_win_rate_hinted": ripe.hinted_mean or 0.0})
+    if ripe.sample is None or ripe.reward is None:
+        note = "a masked design" if ripe.sample is not None else "no valid design in this slot"
+        return SampleOutcome(placeholder_sample(tokenizer, note, reward=0.0, logs={**logs, "spade/masked": 1.0}),
+                             masked=True, trainable=plan.train)
+    stored = ripe.sample
+    logs.update(stored.logs)
+    return SampleOutcome(TrainedSample(tokens=list(stored.tokens), action_ranges=list(stored.action_ranges),
+                                       logprobs=list(stored.logprobs), reward=ripe.reward, truncated=stored.truncated,
+                                       logs=logs), trainable=plan.train)

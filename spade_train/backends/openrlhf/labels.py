@@ -4,7 +4,7 @@ OpenRLHF sends every row of its prompt dataset to one rollout engine, which runs
 ``n_samples_per_prompt`` times on it, and ``group_norm`` compares those samples with each other. SPADE
 has no fixed prompts (a designer prompt depends on the memory at that moment, an agent prompt on the
 environment it is given), so a row carries only its role and the executor builds the real prompt when
-the row is played. The label also names the run's pool actor, so one executor file serves any run.
+the row is played. The label also names the run's shared-state actor, so one executor file serves any run.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from spade_envs.spec.models import EnvKind
 
 Role = Literal["designer", "agent"]
-LABEL_FORMAT = 1
+LABEL_FORMAT = 2
 
 
 class LabelError(ValueError):
@@ -29,15 +29,15 @@ class RowLabel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    spade: Literal[1] = LABEL_FORMAT
+    spade: Literal[2] = LABEL_FORMAT
     """Marks the label as ours and versions its format."""
     role: Role
     row: int = Field(ge=0)
     """Index of the row in the data file: the samples of one row share a plan (designer) or a lease (agent)."""
     samples: int = Field(ge=1)
     """How many samples OpenRLHF draws from this row (n_samples_per_prompt)."""
-    pool: str = Field(min_length=1)
-    """Name of the run's environment-pool actor."""
+    actor: str = Field(min_length=1)
+    """Name of the run's shared-state actor (``ray_actor.state_actor_name``)."""
     namespace: str = Field(min_length=1)
     skill: str | None = None
     """Designer rows: the skill the environment must exercise."""
@@ -54,7 +54,7 @@ class RowLabel(BaseModel):
         if self.role == "designer":
             return f"[spade designer row {self.row}] write a {self.kind} environment for {self.skill}"
         condition = "with its hint" if self.hinted else "without a hint"
-        return f"[spade agent row {self.row}] play an environment from the pool {condition}"
+        return f"[spade agent row {self.row}] play one of the run's environments {condition}"
 
     @classmethod
     def parse(cls, text: str) -> RowLabel:
@@ -63,7 +63,7 @@ class RowLabel(BaseModel):
             raw = json.loads(text)
         except (TypeError, ValueError):
             raise LabelError(f"the row label is not JSON ({str(text)[:60]!r}); the prompt data must come from "
-                             "spade-train run --backend openrlhf") from None
+                             "spade-train run with run.backend = \"openrlhf\"") from None
         try:
             label = cls.model_validate(raw)
         except ValidationError as error:

@@ -1,4 +1,4 @@
-"""``spade-train run --backend openrlhf``: write the run's data, build the command, submit it.
+"""``spade-train run`` with ``run.backend = "openrlhf"``: write the run's data, build the command, submit it.
 
 ``prepare_run`` writes ``config.json`` (the resolved configuration, which the driver reads) and the
 role-tagged prompt rows, and builds the ``train_ppo_ray`` arguments. ``run_openrlhf`` then checks every
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from spade_envs.errors import SpadeError
 from spade_envs.fileio import write_atomically
 from spade_train.backends.openrlhf.command import (
     OPENRLHF_VERSION,
@@ -31,16 +32,16 @@ from spade_train.backends.openrlhf.command import (
     unknown_flags,
 )
 from spade_train.backends.openrlhf.data import RowCounts, plan_rows, write_prompt_data
-from spade_train.backends.openrlhf.pool import STATE_FILE
-from spade_train.backends.openrlhf.ray_pool import NAMESPACE, pool_actor_name
-from spade_train.run_config import RunConfig
+from spade_train.backends.openrlhf.ray_actor import NAMESPACE, state_actor_name
+from spade_train.backends.openrlhf.shared_state import STATE_DIR
+from spade_train.config.sections import RunConfig
 
 DRIVER_MODULE = "spade_train.backends.openrlhf.driver"
 REMOTE_PYTHON = "python"
 """The interpreter named in a submitted job's entrypoint (the cluster's environment decides which)."""
 
 
-class LaunchError(RuntimeError):
+class LaunchError(SpadeError):
     """A run that cannot start as asked; the message is one line naming the fix."""
 
 
@@ -48,7 +49,7 @@ class LaunchError(RuntimeError):
 class LaunchPlan:
     config: RunConfig
     paths: RunPaths
-    pool_name: str
+    actor_name: str
     rows: RowCounts
     train_flags: list[str]
     resume: bool
@@ -63,8 +64,8 @@ class LaunchPlan:
 
 
 def has_started(paths: RunPaths) -> bool:
-    """A run has started once its pool state or OpenRLHF checkpoints exist (a dry run leaves neither)."""
-    return (paths.run_dir / STATE_FILE).exists() or paths.checkpoints.exists()
+    """A run has started once its shared state or OpenRLHF checkpoints exist (a dry run leaves neither)."""
+    return (paths.run_dir / STATE_DIR).exists() or paths.checkpoints.exists()
 
 
 def with_absolute_paths(config: RunConfig) -> RunConfig:
@@ -99,9 +100,9 @@ def prepare_run(config: RunConfig, out: Path, *, resume: bool) -> LaunchPlan:
     except OSError as error:
         raise LaunchError(f"cannot create {out}: {error.strerror or error}") from None
     write_atomically(paths.config, json.dumps(json.loads(config.model_dump_json()), indent=2, sort_keys=True) + "\n")
-    name = pool_actor_name(paths.run_dir)
-    rows = write_prompt_data(paths.data, plan_rows(config, pool=name, namespace=NAMESPACE))
-    return LaunchPlan(config=config, paths=paths, pool_name=name, rows=rows,
+    name = state_actor_name(paths.run_dir)
+    rows = write_prompt_data(paths.data, plan_rows(config, actor=name, namespace=NAMESPACE))
+    return LaunchPlan(config=config, paths=paths, actor_name=name, rows=rows,
                       train_flags=train_flags(config, paths, resume=resume), resume=resume)
 
 
@@ -141,7 +142,7 @@ def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, a
         stream.write(f"all {sum(f.startswith('--') for f in plan.train_flags)} flags exist in the installed "
                      f"OpenRLHF {version}{note}\n")
     section = plan.config.openrlhf
-    if section.pool == "fixed" and not Path(str(section.fixed_pool)).is_dir():
+    if section.environments == "fixed" and not Path(str(section.fixed_pool)).is_dir():
         stream.write(f"note: the fixed pool {section.fixed_pool} is not a directory here; it must exist where the "
                      "driver runs\n")
     if dry_run:

@@ -1,411 +1,437 @@
 """ACEBench's phone scenarios: BaseApi (the device), MessageApi, ReminderApi and FoodPlatform.
 
-Written for this project from ACEBench's data and paper (arXiv 2501.12851), not from its code: the tool
-names, parameters and descriptions are the entries' ``function`` lists; the behaviour is what those
-descriptions and the agent policy state (a full inbox must be emptied before sending, viewing messages
-needs a logged-in device, ordering food needs a platform login, which needs Wi-Fi); the initial world
-(six users, six inbox messages, three reminders, six merchants) and every state change are fixed by the
-expected end states in ``possible_answer/``, which the replay test reproduces for all 50 agent entries.
+These classes behave as ACEBench's own (chenchen0103/ACEBench, ``model_inference/*/scenariosen/
+phone_platform``, MIT licence): the same state, the same checks in the same order, the same messages
+and the same side effects, including the ones that look like mistakes, because ACEBench's expected
+end states and scores are computed with them. The code is this project's; the initial world (six
+users, six inbox messages, three reminders, six merchants and their menus) is ACEBench's data.
 
-The initial world's values, which the entries assume but do not carry, are those of the ACEBench
-repository (chenchen0103/ACEBench and its public fork yxli2123/ACEBench, MIT licence): data, not code.
+What a newcomer may not expect, all as in ACEBench:
 
-One device state (Wi-Fi, login) is shared by every class of an entry, as on a phone: the agent turns
-Wi-Fi on once, through BaseApi, and then messages can be sent and the food platform reached.
+- Every phone class is a device of its own: MessageApi, ReminderApi and FoodPlatform each hold their
+  own ``wifi`` and ``logged_in`` and have ``turn_on_wifi`` / ``login_device`` too. ``World`` sends a
+  call of those to every involved class that has them, so the copies move together. Each loads
+  ``initial_config["BaseApi"]`` (ACEBench loads the class's own config first, then BaseApi's over it).
+- Device checks compare with ``== False``: a config value of ``0`` is off, ``None`` is not.
+- Values are stored as given (a message may be a number), IDs are looked up exactly (``"3"`` is not
+  message 3), products must be named exactly as on the menu.
+- Messages sent during an episode carry no ``time``; ``get_latest_message_id`` and
+  ``get_earliest_message_id`` then raise ``KeyError('time')``, which the caller reports as an
+  execution error.
+- ``add_food_delivery_order`` needs a platform login but neither Wi-Fi nor a device login;
+  ``search_messages``, ``view_all_reminders`` and the order views need no login at all.
+- ``check_balance`` returns the bare balance (0.0 for an unknown user), not a status dict.
 
-Tools never raise for a bad request: they answer ``{"status": False, "message": ...}`` so the agent can
-read the problem and recover, as the benchmark intends. ``state()`` is what end-to-end accuracy compares.
+Bad arguments raise as they would in ACEBench (a missing parameter is a ``TypeError``, a string
+keyword ``.lower()``s, a list user name is unhashable); ``World`` turns every exception into the
+"Error during execution" text ACEBench shows the agent.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
 from datetime import datetime
 from typing import Any
 
-INBOX_CAPACITY = 6
-REMINDER_CAPACITY = 6
+Result = dict[str, Any]
 
 
-@dataclass
-class Device:
-    wifi: bool = False
-    logged_in: bool = True
+def _off(flag: Any) -> bool:
+    """ACEBench's device check, ``flag == False``: 0 and 0.0 are off too, None and "" are not."""
+    return flag == False
 
 
-def _failure(message: str) -> dict[str, Any]:
+def _failure(message: str) -> Result:
     return {"status": False, "message": message}
 
 
 class BaseApi:
-    """The phone itself: Wi-Fi and device login."""
+    """The device: Wi-Fi (off unless configured) and a login (on unless configured)."""
 
-    name = "BaseApi"
-    tools = ("turn_on_wifi", "login_device")
+    saved_attributes = ("wifi", "logged_in")
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
+    def __init__(self, base_config: dict[str, Any]) -> None:
+        config = copy.deepcopy(base_config)
+        self.wifi: Any = config.get("wifi", False)
+        self.logged_in: Any = config.get("logged_in", True)
 
-    def turn_on_wifi(self) -> dict[str, Any]:
-        self.device.wifi = True
-        return {"status": True, "message": "Wi-Fi is now on."}
+    def turn_on_wifi(self) -> Result:
+        self.wifi = True
+        return {"status": True, "message": "Wi-Fi has been turned on"}
 
-    def login_device(self) -> dict[str, Any]:
-        self.device.logged_in = True
-        return {"status": True, "message": "Logged in to the device."}
-
-    def state(self) -> dict[str, Any]:
-        return {"wifi": self.device.wifi, "logged_in": self.device.logged_in}
+    def login_device(self) -> Result:
+        self.logged_in = True
+        return {"status": True, "message": "Device has been logged in"}
 
 
-PHONE_USERS = {
-    "Eve": "USR100",
-    "Frank": "USR101",
-    "Grace": "USR102",
-    "Helen": "USR103",
-    "Isaac": "USR104",
-    "Jack": "USR105",
-}
-"""Message-app user name -> user id."""
+# ---------------------------------------------------------------------- messages
+MESSAGE_USERS: tuple[tuple[str, str, str, str], ...] = (
+    # name, user id, phone number, occupation (ACEBench's data)
+    ("Eve", "USR100", "123-456-7890", "Software Engineer"),
+    ("Frank", "USR101", "234-567-8901", "Data Scientist"),
+    ("Grace", "USR102", "345-678-9012", "Product Manager"),
+    ("Helen", "USR103", "456-789-0123", "UX Designer"),
+    ("Isaac", "USR104", "567-890-1234", "DevOps Engineer"),
+    ("Jack", "USR105", "678-901-2345", "Marketing Specialist"),
+)
+INBOX: tuple[tuple[str, str, str, str], ...] = (
+    # sender id, receiver id, text, date; message IDs are 1..6 in this order (ACEBench's data)
+    (
+        "USR100",
+        "USR101",
+        "Hey Frank, don't forget about our meeting on 2024-06-11 at 4 PM in Conference Room 1.",
+        "2024-06-09",
+    ),
+    (
+        "USR101",
+        "USR102",
+        'Can you help me order a "Margherita Pizza" delivery? The merchant is Domino\'s.',
+        "2024-03-09",
+    ),
+    (
+        "USR102",
+        "USR103",
+        (
+            "Please check the milk tea delivery options available from Heytea and purchase a cheaper "
+            'milk tea for me. After making the purchase, remember to reply to me with "Already bought."'
+        ),
+        "2023-12-05",
+    ),
+    ("USR103", "USR102", "No problem Helen, I can assist you.", "2024-09-09"),
+    ("USR104", "USR105", "Isaac, are you available for a call?", "2024-06-06"),
+    ("USR105", "USR104", "Yes Jack, let's do it in 30 minutes.", "2024-01-15"),
+)
 
 
-def _initial_inbox() -> dict[int, dict[str, str]]:
-    return {
-        1: {
-            "sender_id": "USR100",
-            "receiver_id": "USR101",
-            "message": "Hey Frank, don't forget about our meeting on 2024-06-11 at 4 PM in "
-            "Conference Room 1.",
-            "time": "2024-06-09",
-        },
-        2: {
-            "sender_id": "USR101",
-            "receiver_id": "USR102",
-            "message": 'Can you help me order a "Margherita Pizza" delivery? The merchant is Domino\'s.',
-            "time": "2024-03-09",
-        },
-        3: {
-            "sender_id": "USR102",
-            "receiver_id": "USR103",
-            "message": "Please check the milk tea delivery options available from Heytea and purchase a "
-            'cheaper milk tea for me. After making the purchase, remember to reply to me with "Already '
-            'bought."',
-            "time": "2023-12-05",
-        },
-        4: {
-            "sender_id": "USR103",
-            "receiver_id": "USR102",
-            "message": "No problem Helen, I can assist you.",
-            "time": "2024-09-09",
-        },
-        5: {
-            "sender_id": "USR104",
-            "receiver_id": "USR105",
-            "message": "Isaac, are you available for a call?",
-            "time": "2024-06-06",
-        },
-        6: {
-            "sender_id": "USR105",
-            "receiver_id": "USR104",
-            "message": "Yes Jack, let's do it in 30 minutes.",
-            "time": "2024-01-15",
-        },
-    }
+class MessageApi(BaseApi):
+    """Text messages between six users; at most six messages, new IDs count on from 7."""
 
+    saved_attributes = ("inbox",)
+    capacity = 6
 
-class MessageApi:
-    """Text messages between the six users; the inbox holds at most six messages."""
-
-    name = "MessageApi"
-    tools = (
-        "send_message",
-        "delete_message",
-        "view_messages_between_users",
-        "search_messages",
-        "get_latest_message_id",
-        "get_earliest_message_id",
-    )
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.inbox = _initial_inbox()
-        self._last_id = max(self.inbox)
-
-    def send_message(self, sender_name: str, receiver_name: str, message: str) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before sending messages.")
-        if not self.device.wifi:
-            return _failure("Wi-Fi is off; messages cannot be sent.")
-        if len(self.inbox) >= INBOX_CAPACITY:
-            return _failure("The inbox is full. Ask the user which message to delete.")
-        if sender_name not in PHONE_USERS or receiver_name not in PHONE_USERS:
-            return _failure("The sender or the receiver does not exist.")
-        self._last_id += 1
-        self.inbox[self._last_id] = {
-            "sender_id": PHONE_USERS[sender_name],
-            "receiver_id": PHONE_USERS[receiver_name],
-            "message": str(message),
+    def __init__(self, base_config: dict[str, Any]) -> None:
+        super().__init__(base_config)
+        self.user_list: dict[str, dict[str, str]] = {
+            name: {"user_id": user_id, "phone_number": phone, "occupation": occupation}
+            for name, user_id, phone, occupation in MESSAGE_USERS
         }
-        return {"status": True, "message": f"Message sent to {receiver_name}."}
+        self.inbox: dict[int, dict[str, Any]] = {
+            number: {"sender_id": sender, "receiver_id": receiver, "message": text, "time": date}
+            for number, (sender, receiver, text, date) in enumerate(INBOX, start=1)
+        }
+        self.message_id_counter = len(INBOX)
 
-    def delete_message(self, message_id: int) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before deleting messages.")
-        key = _as_int(message_id)
-        if key not in self.inbox:
-            return _failure(f"There is no message with ID {message_id}.")
-        del self.inbox[key]
-        return {"status": True, "message": f"Message {key} deleted."}
+    def send_message(self, sender_name: Any, receiver_name: Any, message: Any) -> Result:
+        if _off(self.logged_in):
+            return _failure("Device not logged in, unable to send message")
+        if _off(self.wifi):
+            return _failure("Wi-Fi is turned off, cannot send messages at this time")
+        if len(self.inbox) >= self.capacity:
+            return _failure("Inbox capacity is full. You need to ask the user which message to delete.")
+        if sender_name not in self.user_list or receiver_name not in self.user_list:
+            return _failure("Sender or receiver does not exist")
+        self.message_id_counter += 1
+        self.inbox[self.message_id_counter] = {
+            "sender_id": self.user_list[sender_name]["user_id"],
+            "receiver_id": self.user_list[receiver_name]["user_id"],
+            "message": message,
+        }
+        return {"status": True, "message": f"Message successfully sent to {receiver_name}."}
 
-    def view_messages_between_users(self, sender_name: str, receiver_name: str) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before viewing messages.")
-        if sender_name not in PHONE_USERS:
-            return _failure(f"There is no user named {sender_name}.")
-        if receiver_name not in PHONE_USERS:
-            return _failure(f"There is no user named {receiver_name}.")
+    def delete_message(self, message_id: Any) -> Result:
+        if _off(self.logged_in):
+            return _failure("Device not logged in, unable to delete message")
+        if message_id not in self.inbox:
+            return _failure("Message ID does not exist")
+        del self.inbox[message_id]
+        return {"status": True, "message": f"Message ID {message_id} has been successfully deleted."}
+
+    def view_messages_between_users(self, sender_name: Any, receiver_name: Any) -> Result:
+        """Messages sent from ``sender_name`` to ``receiver_name`` (one direction only)."""
+        if _off(self.logged_in):
+            return _failure("Device not logged in, unable to view message information")
+        if sender_name not in self.user_list:
+            return _failure("Sender does not exist")
+        if receiver_name not in self.user_list:
+            return _failure("Receiver does not exist")
+        sender_id = self.user_list[sender_name]["user_id"]
+        receiver_id = self.user_list[receiver_name]["user_id"]
         found = [
-            {"id": key, "sender": sender_name, "receiver": receiver_name, "message": entry["message"]}
-            for key, entry in self.inbox.items()
-            if entry["sender_id"] == PHONE_USERS[sender_name]
-            and entry["receiver_id"] == PHONE_USERS[receiver_name]
+            {"id": number, "sender": sender_name, "receiver": receiver_name, "message": entry["message"]}
+            for number, entry in self.inbox.items()
+            if entry["sender_id"] == sender_id and entry["receiver_id"] == receiver_id
         ]
-        return {"status": True, "messages": found} if found else _failure("No messages between these users.")
+        if not found:
+            return _failure("No related message records found")
+        return {"status": True, "messages": found}
 
-    def search_messages(self, user_name: str, keyword: str) -> dict[str, Any]:
-        if user_name not in PHONE_USERS:
-            return _failure(f"There is no user named {user_name}.")
-        user_id, needle = PHONE_USERS[user_name], str(keyword).lower()
-        found = [
-            {
-                "id": key,
-                "sender_id": entry["sender_id"],
-                "receiver_id": entry["receiver_id"],
-                "message": entry["message"],
+    def search_messages(self, user_name: Any, keyword: Any) -> Result:
+        """The user's sent and received messages containing ``keyword``, ignoring case; no login needed."""
+        if user_name not in self.user_list:
+            return _failure("User does not exist")
+        user_id = self.user_list[user_name]["user_id"]
+        found = []
+        for number, entry in self.inbox.items():
+            involved = entry["sender_id"] == user_id or entry["receiver_id"] == user_id
+            if involved and keyword.lower() in entry["message"].lower():
+                found.append(
+                    {
+                        "id": number,
+                        "sender_id": entry["sender_id"],
+                        "receiver_id": entry["receiver_id"],
+                        "message": entry["message"],
+                    }
+                )
+        if not found:
+            return _failure("No messages found containing the keyword")
+        return {"status": True, "messages": found}
+
+    def get_all_message_times_with_ids(self) -> dict[Any, Any]:
+        """``{message ID: date}``; raises ``KeyError`` once a message without a date is in the inbox."""
+        if _off(self.logged_in):
+            return _failure(
+                "Device not logged in, unable to retrieve all message times and their corresponding "
+                "message IDs."
+            )
+        return {number: entry["time"] for number, entry in self.inbox.items()}
+
+    def get_latest_message_id(self) -> Result:
+        return self._dated_extreme("latest")
+
+    def get_earliest_message_id(self) -> Result:
+        return self._dated_extreme("earliest")
+
+    def _dated_extreme(self, which: str) -> Result:
+        """The message with the latest (earliest) date, the first one on a tie.
+
+        Every message's date is read, so a message sent during the episode (it has none) raises
+        ``KeyError('time')``.
+        """
+        if _off(self.logged_in):
+            return _failure(f"Device not logged in, unable to retrieve the {which} sent message ID.")
+        if not self.inbox:
+            return _failure("No message records found")
+        best_id, best_date = None, None
+        for number, entry in self.inbox.items():
+            date = datetime.strptime(entry["time"], "%Y-%m-%d")
+            if best_date is None or (date > best_date if which == "latest" else date < best_date):
+                best_id, best_date = number, date
+        return {"status": True, "message": f"The {which} message ID is {best_id}", "message_id": best_id}
+
+
+# ---------------------------------------------------------------------- reminders
+REMINDERS: tuple[tuple[int, str, str, str], ...] = (
+    # reminder_id field, title, description, time; list keys are 1..3 in this order (ACEBench's data)
+    (1001, "Doctor's Appointment", "Visit Dr. Smith for a checkup.", "2024-07-15 09:30"),
+    (1002, "Team Meeting", "Monthly project review with the team.", "2024-07-17 11:00"),
+    (
+        1003,
+        "To-do list",
+        (
+            'First, help Frank place a food delivery order at "Hema Fresh," ordering two "Fresh Gift '
+            'Packs." Then, send a message to Frank saying, "The price of the purchased goods is () yuan." '
+            "Replace the parentheses with the actual amount, keeping one decimal place."
+        ),
+        "2024-07-16 11:00",
+    ),
+)
+
+
+class ReminderApi(BaseApi):
+    """Reminders; at most six. A new reminder's key and ``reminder_id`` are both its counter (4, 5, ...),
+    while the three initial ones have keys 1-3 and ``reminder_id`` 1001-1003."""
+
+    saved_attributes = ("reminder_list",)
+    capacity = 6
+
+    def __init__(self, base_config: dict[str, Any]) -> None:
+        super().__init__(base_config)
+        self.reminder_list: dict[int, dict[str, Any]] = {
+            number: {
+                "reminder_id": reminder_id,
+                "title": title,
+                "description": description,
+                "time": time,
+                "notified": False,
             }
-            for key, entry in self.inbox.items()
-            if user_id in (entry["sender_id"], entry["receiver_id"]) and needle in entry["message"].lower()
-        ]
-        return {"status": True, "messages": found} if found else _failure("No message contains that keyword.")
-
-    def get_latest_message_id(self) -> dict[str, Any]:
-        return self._dated_extreme(latest=True)
-
-    def get_earliest_message_id(self) -> dict[str, Any]:
-        return self._dated_extreme(latest=False)
-
-    def _dated_extreme(self, *, latest: bool) -> dict[str, Any]:
-        """By the messages' dates; messages sent during the episode carry no date and are not ranked."""
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before reading message IDs.")
-        dated = [
-            (datetime.strptime(entry["time"], "%Y-%m-%d"), key)
-            for key, entry in self.inbox.items()
-            if "time" in entry
-        ]
-        if not dated:
-            return _failure("There are no dated messages.")
-        _, key = max(dated) if latest else min(dated)
-        which = "latest" if latest else "earliest"
-        return {"status": True, "message": f"The {which} message ID is {key}", "message_id": key}
-
-    def state(self) -> dict[str, Any]:
-        return {"inbox": self.inbox}
-
-
-def _initial_reminders() -> dict[int, dict[str, Any]]:
-    return {
-        1: {
-            "reminder_id": 1001,
-            "title": "Doctor's Appointment",
-            "description": "Visit Dr. Smith for a checkup.",
-            "time": "2024-07-15 09:30",
-            "notified": False,
-        },
-        2: {
-            "reminder_id": 1002,
-            "title": "Team Meeting",
-            "description": "Monthly project review with the team.",
-            "time": "2024-07-17 11:00",
-            "notified": False,
-        },
-        3: {
-            "reminder_id": 1003,
-            "title": "To-do list",
-            "description": 'First, help Frank place a food delivery order at "Hema Fresh," ordering two '
-            '"Fresh Gift Packs." Then, send a message to Frank saying, "The price of the purchased goods '
-            'is () yuan." Replace the parentheses with the actual amount, keeping one decimal '
-            "place.",
-            "time": "2024-07-16 11:00",
-            "notified": False,
-        },
-    }
-
-
-class ReminderApi:
-    """Reminders; at most six. A new reminder's ID is its position counter (4, 5, ...)."""
-
-    name = "ReminderApi"
-    tools = ("add_reminder", "view_reminder_by_title", "search_reminders")
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.reminder_list = _initial_reminders()
-        self._last_id = max(self.reminder_list)
-
-    def add_reminder(self, title: str, description: str, time: str) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before adding reminders.")
-        if len(self.reminder_list) >= REMINDER_CAPACITY:
-            return _failure("The reminder list is full.")
-        self._last_id += 1
-        self.reminder_list[self._last_id] = {
-            "reminder_id": self._last_id,
-            "title": str(title),
-            "description": str(description),
-            "time": str(time),
-            "notified": False,
+            for number, (reminder_id, title, description, time) in enumerate(REMINDERS, start=1)
         }
-        return {"status": True, "message": f"Reminder '{title}' added."}
+        self.reminder_id_counter = len(REMINDERS)
 
-    def view_reminder_by_title(self, title: str) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before viewing reminders.")
+    def view_reminder_by_title(self, title: Any) -> Result:
+        if _off(self.logged_in):
+            return _failure("The device is not logged in, so you cannot view notifications")
         for reminder in self.reminder_list.values():
             if reminder["title"] == title:
                 return {"status": True, "reminder": reminder}
-        return _failure(f"No reminder is titled '{title}'.")
+        return _failure(f"No reminder found with the title '{title}'.")
 
-    def search_reminders(self, keyword: str) -> dict[str, Any]:
-        if not self.device.logged_in:
-            return _failure("The device is not logged in; log in before searching reminders.")
-        needle = str(keyword).lower()
-        found = [
-            reminder
-            for reminder in self.reminder_list.values()
-            if needle in reminder["title"].lower() or needle in reminder["description"].lower()
-        ]
-        return (
-            {"status": True, "reminders": found} if found else _failure("No reminder matches that keyword.")
-        )
+    def add_reminder(self, title: Any, description: Any, time: Any) -> Result:
+        if _off(self.logged_in):
+            return _failure("Device not logged in. Unable to add a new reminder.")
+        if len(self.reminder_list) >= self.capacity:
+            return _failure("Reminder capacity is full. Unable to add a new reminder.")
+        self.reminder_id_counter += 1
+        number = self.reminder_id_counter
+        self.reminder_list[number] = {
+            "reminder_id": number,
+            "title": title,
+            "description": description,
+            "time": time,
+            "notified": False,
+        }
+        return {"status": True, "message": f"Reminder '{title}' was successfully added."}
 
-    def state(self) -> dict[str, Any]:
-        return {"reminder_list": self.reminder_list}
+    def delete_reminder(self, reminder_id: Any) -> Result:
+        """``reminder_id`` is the list key (1, 2, ...), not the ``reminder_id`` field."""
+        if _off(self.logged_in):
+            return _failure("Device not logged in. Unable to delete the specified reminder.")
+        if reminder_id not in self.reminder_list:
+            return _failure("Reminder ID does not exist.")
+        del self.reminder_list[reminder_id]
+        return {"status": True, "message": f"Reminder ID {reminder_id} was successfully deleted."}
 
-
-def _initial_food_users() -> dict[str, dict[str, Any]]:
-    accounts = [
-        ("Eve", "U100", "password123", 500.0),
-        ("Frank", "U101", "password456", 300.0),
-        ("Grace", "U102", "password789", 150.0),
-        ("Helen", "U103", "password321", 800.0),
-        ("Isaac", "U104", "password654", 400.0),
-        ("Jack", "U105", "password654", 120.0),
-    ]
-    return {
-        name: {"user_id": user_id, "password": password, "balance": balance}
-        for name, user_id, password, balance in accounts
-    }
-
-
-MENUS: dict[str, tuple[tuple[str, float], ...]] = {
-    "Domino's": (("Margherita Pizza", 68.0), ("Super Supreme Pizza", 88.0)),
-    "Rice Village Bibimbap": (("Stone Pot Bibimbap", 35.0), ("Korean Beef Bibimbap", 45.0)),
-    "Haidilao": (("Beef Rolls", 68.0), ("Seafood Platter", 88.0)),
-    "Heytea": (("Cheese Milk Tea", 25.0), ("Four Seasons Spring Milk Tea", 22.0)),
-    "Hema Fresh": (("Organic Vegetable Pack", 15.0), ("Fresh Gift Pack", 99.0)),
-    "Jiutian BBQ": (("Korean Grilled Beef", 128.0), ("Grilled Pork Belly", 78.0)),
-}
+    def view_all_reminders(self) -> Result:
+        if not self.reminder_list:
+            return _failure("No reminders found.")
+        fields = ("title", "description", "time", "notified")
+        return {
+            "status": True,
+            "reminders": [{key: reminder[key] for key in fields} for reminder in self.reminder_list.values()],
+        }
 
 
-class FoodPlatform:
-    """A food-delivery platform: accounts with balances, merchants with menus, orders."""
+# ---------------------------------------------------------------------- food delivery
+FOOD_ACCOUNTS: tuple[tuple[str, str, str, float], ...] = (
+    # name, user id, password, balance (ACEBench's data)
+    ("Eve", "U100", "password123", 500.0),
+    ("Frank", "U101", "password456", 300.0),
+    ("Grace", "U102", "password789", 150.0),
+    ("Helen", "U103", "password321", 800.0),
+    ("Isaac", "U104", "password654", 400.0),
+    ("Jack", "U105", "password654", 120.0),
+)
+MERCHANTS: tuple[tuple[str, str, str, tuple[tuple[str, float], ...]], ...] = (
+    # name, merchant id, service type, menu (ACEBench's data)
+    ("Domino's", "M100", "Pizza", (("Margherita Pizza", 68.0), ("Super Supreme Pizza", 88.0))),
+    (
+        "Rice Village Bibimbap",
+        "M101",
+        "Bibimbap",
+        (("Stone Pot Bibimbap", 35.0), ("Korean Beef Bibimbap", 45.0)),
+    ),
+    ("Haidilao", "M102", "Hotpot", (("Beef Rolls", 68.0), ("Seafood Platter", 88.0))),
+    ("Heytea", "M103", "Milk Tea", (("Cheese Milk Tea", 25.0), ("Four Seasons Spring Milk Tea", 22.0))),
+    (
+        "Hema Fresh",
+        "M104",
+        "Fresh Grocery",
+        (("Organic Vegetable Pack", 15.0), ("Fresh Gift Pack", 99.0)),
+    ),
+    ("Jiutian BBQ", "M105", "BBQ", (("Korean Grilled Beef", 128.0), ("Grilled Pork Belly", 78.0))),
+)
 
-    name = "FoodPlatform"
-    tools = ("login_food_platform", "check_balance", "add_food_delivery_order", "get_products")
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.users = _initial_food_users()
-        self.logged_in_users: list[str] = []
+class FoodPlatform(BaseApi):
+    """A food-delivery platform: accounts with balances, merchants with menus, orders.
+
+    Logging in needs Wi-Fi; ordering needs only a platform login. ``logged_in_users`` starts as
+    ``initial_config["BaseApi"]["logged_in_users"]`` (empty when absent).
+    """
+
+    saved_attributes = ("users", "logged_in_users", "orders")
+
+    def __init__(self, base_config: dict[str, Any]) -> None:
+        super().__init__(base_config)
+        self.users: dict[str, dict[str, Any]] = {
+            name: {"user_id": user_id, "password": password, "balance": balance}
+            for name, user_id, password, balance in FOOD_ACCOUNTS
+        }
+        self.merchant_list: dict[str, dict[str, Any]] = {
+            name: {
+                "merchant_id": merchant_id,
+                "service_type": service,
+                "menu": [{"product": product, "price": price} for product, price in menu],
+            }
+            for name, merchant_id, service, menu in MERCHANTS
+        }
+        self.logged_in_users: list[Any] = copy.deepcopy(base_config).get("logged_in_users", [])
         self.orders: list[dict[str, Any]] = []
 
-    def login_food_platform(self, username: str, password: str) -> dict[str, Any]:
-        if not self.device.wifi:
-            return _failure("Wi-Fi is off; the platform cannot be reached.")
+    def login_food_platform(self, username: Any, password: Any) -> Result:
+        if _off(self.wifi):
+            return _failure("Wi-Fi is not enabled, unable to login")
         if username not in self.users:
-            return _failure(f"There is no account named {username}.")
+            return _failure("User does not exist")
         if self.users[username]["password"] != password:
-            return _failure("Wrong password.")
+            return _failure("Incorrect password")
         if username in self.logged_in_users:
-            return _failure(f"{username} is already logged in.")
+            return _failure(f"{username} is already logged in")
         self.logged_in_users.append(username)
-        return {"status": True, "message": f"{username} logged in to the food platform."}
+        return {"status": True, "message": f"User {username} has successfully logged in!"}
 
-    def check_balance(self, user_name: str) -> dict[str, Any]:
-        if user_name not in self.users:
-            return _failure(f"There is no account named {user_name}.")
-        return {"status": True, "balance": self.users[user_name]["balance"]}
+    def view_logged_in_users(self) -> Result:
+        if not self.logged_in_users:
+            return _failure("No users are currently logged in to the food platform")
+        return {"status": True, "logged_in_users": self.logged_in_users}
 
-    def get_products(self, merchant_name: str) -> Any:
-        if merchant_name not in MENUS:
-            return _failure(f"There is no merchant named {merchant_name}.")
-        return [{"product": product, "price": price} for product, price in MENUS[merchant_name]]
+    def check_balance(self, user_name: Any) -> float:
+        """The balance itself; 0.0 for an unknown user (ACEBench prints a notice instead of failing)."""
+        if user_name in self.users:
+            return self.users[user_name]["balance"]
+        return 0.0
 
-    def add_food_delivery_order(
-        self, username: str, merchant_name: str, items: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+    def add_food_delivery_order(self, username: Any, merchant_name: Any, items: Any) -> Result:
+        """Price every ``{"product": ..., "quantity": ...}`` (quantity 1 when absent) on the menu, then
+        charge the total if the balance covers it. An empty ``items`` places an empty order of 0.0."""
         if username not in self.logged_in_users:
-            return _failure(f"{username} is not logged in to the food platform.")
-        if merchant_name not in MENUS:
-            return _failure(f"There is no merchant named {merchant_name}.")
-        if not isinstance(items, list) or not items:
-            return _failure("items must be a non-empty list of {'product': ..., 'quantity': ...}.")
-        ordered, total = [], 0.0
+            return _failure(f"User {username} is not logged in to the food platform")
+        if merchant_name not in self.merchant_list:
+            return _failure("Merchant does not exist")
+        menu = self.merchant_list[merchant_name]["menu"]
+        total, ordered = 0.0, []
         for item in items:
-            if not isinstance(item, dict):
-                return _failure("each item must be {'product': ..., 'quantity': ...}.")
-            quantity = item.get("quantity", 1)
-            if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity <= 0:
-                return _failure(f"invalid quantity {quantity!r}.")
-            match = _menu_item(merchant_name, str(item.get("product", "")))
-            if match is None:
-                return _failure(f"{merchant_name} does not sell {item.get('product')!r}.")
-            product, price = match
-            ordered.append({"product": product, "quantity": quantity, "price_per_unit": price})
-            total += price * quantity
+            product, quantity = item.get("product"), item.get("quantity", 1)
+            if not isinstance(quantity, int) or quantity <= 0:
+                return _failure(f"Invalid quantity {quantity} for product {product}")
+            entry = next((entry for entry in menu if entry["product"] == product), None)
+            if entry is None:
+                return _failure(f"Product {product} does not exist in {merchant_name}'s menu")
+            total += entry["price"] * quantity
+            ordered.append({"product": product, "quantity": quantity, "price_per_unit": entry["price"]})
         if total > self.users[username]["balance"]:
-            return _failure("Insufficient balance.")
+            return _failure("Insufficient balance to place the order")
         self.users[username]["balance"] -= total
         self.orders.append(
             {"user_name": username, "merchant_name": merchant_name, "items": ordered, "total_price": total}
         )
-        return {"status": True, "message": f"Order placed with {merchant_name}. Total: {total} yuan."}
+        return {
+            "status": True,
+            "message": f"Food delivery order successfully placed with {merchant_name}. "
+            f"Total amount: {total} yuan",
+        }
 
-    def state(self) -> dict[str, Any]:
-        return {"users": self.users, "logged_in_users": self.logged_in_users, "orders": self.orders}
+    def get_products(self, merchant_name: Any) -> list[dict[str, Any]] | Result:
+        """The merchant's menu, ``[{"product": ..., "price": ...}, ...]``, or a failure."""
+        merchant = self.merchant_list.get(merchant_name)
+        if merchant:
+            return merchant["menu"]
+        return _failure(f"Merchant '{merchant_name}' does not exist")
 
+    def view_orders(self, user_name: Any) -> Result:
+        orders = [order for order in self.orders if order["user_name"] == user_name]
+        if not orders:
+            return _failure("User has no order records")
+        return {"status": True, "orders": orders}
 
-def _menu_item(merchant: str, requested: str) -> tuple[str, float] | None:
-    """The exact product, or the single menu item whose name contains the request (case-insensitive).
-
-    The second rule exists because users say "a Super Supreme" for the menu's "Super Supreme Pizza"; the
-    data's own milestone for agent_multi_step_0 orders it that way and expects that order.
-    """
-    menu = MENUS[merchant]
-    for product, price in menu:
-        if product == requested:
-            return product, price
-    needle = requested.strip().lower()
-    partial = [(product, price) for product, price in menu if needle and needle in product.lower()]
-    return partial[0] if len(partial) == 1 else None
-
-
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
+    def search_orders(self, keyword: Any) -> Result:
+        """Orders whose merchant or one of whose products contains ``keyword``, ignoring case."""
+        found = [
+            order
+            for order in self.orders
+            if keyword.lower() in order["merchant_name"].lower()
+            or any(keyword.lower() in item["product"].lower() for item in order.get("items", []))
+        ]
+        if not found:
+            return _failure("No matching orders found")
+        return {"status": True, "orders": found}

@@ -1,28 +1,32 @@
 """ACEBench's airline scenario: Travel (users, flights, reservations).
 
-Written for this project from ACEBench's data and paper, not its code. The catalogue (three users, the
-flights between Beijing, Shanghai, Nanjing, Shenzhen, Xiamen, Chengdu and Fuzhou, four reservations) is
-the benchmark's world; the rules come from the agent policy the paper describes and are pinned down by
-the expected end states:
+The class behaves as ACEBench's own (chenchen0103/ACEBench, ``model_inference/*/scenariosen/travel.py``,
+MIT licence): same state, checks in the same order, same messages (mostly sentences, not status
+dicts) and same side effects. The code is this project's; the catalogue (three users, eleven flights,
+four reservations) is ACEBench's data.
 
-- booking charges the cabin fare plus 50 yuan per checked bag beyond the free allowance (regular:
-  economy 1 / business 2; silver: 2 / 3; gold: 3 / 3) to the chosen payment method (cash or bank);
-- changing a reservation's flight keeps its fare (segments are not repriced); changing its cabin charges
-  or refunds the fare difference between the two cabins, priced on the flight the reservation held when
-  the change was asked (agent_multi_turn_25: MU5678 business -> economy refunds 3000 - 1900 = 1100);
-  added bags pay the allowance rule for the new bag count;
-- cancelling refunds the fare to the original payment method, less a 20% fee for economy unless the
-  airline cancelled (no entry's milestones cancel; this follows the policy text).
+The rules, all as in ACEBench, including the surprising ones:
 
-The initial world's values, which the entries assume but do not carry, are those of the ACEBench
-repository (chenchen0103/ACEBench and its public fork yxli2123/ACEBench, MIT licence): data, not code.
-
-Tools answer errors as ``{"status": False, "message": ...}`` or a sentence, never by raising.
+- ``reserve_flight`` needs every parameter, ``cabin`` spelt ``"Economy Class"`` or ``"Business Class"``
+  and an available flight; a wrong password, an unknown flight or cabin raise (an execution error), no
+  message. It charges the fare plus 50 per bag beyond the free allowance to ``cash`` or ``bank``, takes
+  a seat even when none is left, and names the reservation ``res_<number of reservations + 1>``.
+- ``modify_flight`` applies, in this order, a new flight (same origin and destination, else it stops
+  with a message), a new cabin (the fare difference on the reservation's flight *before* the change;
+  the cabin changes even when the balance cannot pay the difference) and added bags (50 for every bag of
+  the new total beyond the allowance, bags already checked included). An argument that raises half-way
+  leaves the earlier changes in place.
+- ``cancel_reservation`` refunds the fare (never the baggage fees) to the cash balance, whatever paid
+  for it, and keeps the reservation, so cancelling twice refunds twice. The clock is fixed at
+  2024-07-14 06:00, so every flight is more than a day away and the refund is always in full.
+- The helpers ``authenticate_user``, ``get_baggage_allowance``, ``calculate_baggage_fee``,
+  ``update_balance``, ``process_refund`` and ``calculate_price_difference`` are tools too, as in
+  ACEBench, where every public method can be called.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 BAGGAGE_FEE = 50
@@ -31,37 +35,31 @@ FREE_BAGS = {
     "silver": {"Economy Class": 2, "Business Class": 3},
     "gold": {"Economy Class": 3, "Business Class": 3},
 }
+NOW = datetime(2024, 7, 14, 6, 0, 0)
+"""ACEBench's fixed "current time" for cancellations."""
+AIRLINE_CANCELLED = "The airline has canceled the flight."
 _TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_FLIGHT_FIELDS = (
+    "flight_no",
+    "origin",
+    "destination",
+    "depart_time",
+    "arrival_time",
+    "status",
+    "seats_available",
+    "economy_price",
+    "business_price",
+)
 
-
-def _initial_users() -> dict[str, dict[str, Any]]:
-    return {
-        "user1": {
-            "user_name": "Eve",
-            "password": "password123",
-            "cash_balance": 2000.0,
-            "bank_balance": 50000.0,
-            "membership_level": "regular",
-        },
-        "user2": {
-            "user_name": "Frank",
-            "password": "password456",
-            "cash_balance": 8000.0,
-            "bank_balance": 8000.0,
-            "membership_level": "silver",
-        },
-        "user3": {
-            "user_name": "Grace",
-            "password": "password789",
-            "cash_balance": 1000.0,
-            "bank_balance": 5000.0,
-            "membership_level": "gold",
-        },
-    }
-
-
-_FLIGHTS = (
-    # flight_no, origin, destination, departs, arrives, seats, economy fare, business fare
+USERS: tuple[tuple[str, str, str, float, float, str], ...] = (
+    # user id, name, password, cash, bank, membership (ACEBench's data)
+    ("user1", "Eve", "password123", 2000.0, 50000.0, "regular"),
+    ("user2", "Frank", "password456", 8000.0, 8000.0, "silver"),
+    ("user3", "Grace", "password789", 1000.0, 5000.0, "gold"),
+)
+FLIGHTS: tuple[tuple[str, str, str, str, str, int, int, int], ...] = (
+    # flight_no, origin, destination, departs, arrives, seats, economy fare, business fare (ACEBench's
+    # data; CZ1765 and MH2616 appear twice, and lookups by number find the first)
     ("CA1234", "Beijing", "Shanghai", "2024-07-15 08:00:00", "2024-07-15 10:30:00", 5, 1200, 3000),
     ("MU5678", "Shanghai", "Beijing", "2024-07-16 09:00:00", "2024-07-16 11:30:00", 3, 1900, 3000),
     ("CZ4321", "Shanghai", "Beijing", "2024-07-16 20:00:00", "2024-07-16 22:00:00", 8, 2500, 4000),
@@ -74,111 +72,95 @@ _FLIGHTS = (
     ("MH2616", "Chengdu", "Xiamen", "2024-07-18 18:30:00", "2024-07-18 21:00:00", 8, 1500, 2500),
     ("MH2616", "Chengdu", "Fuzhou", "2024-07-16 18:30:00", "2024-07-16 21:00:00", 8, 1500, 2500),
 )
+RESERVATIONS: tuple[tuple[str, str, str, str, str, str], ...] = (
+    # reservation id, user id, flight_no, cabin, origin, destination; paid by bank, one bag (ACEBench's
+    # data; res_4's MU2616 is no flight of the catalogue)
+    ("res_1", "user1", "CA1234", "Economy Class", "Beijing", "Shanghai"),
+    ("res_2", "user1", "MU5678", "Business Class", "Shanghai", "Beijing"),
+    ("res_3", "user2", "MH1765", "Business Class", "Xiamen", "Chengdu"),
+    ("res_4", "user2", "MU2616", "Business Class", "Chengdu", "Xiamen"),
+)
 
 
-def _initial_flights() -> list[dict[str, Any]]:
-    return [
-        {
-            "flight_no": number,
-            "origin": origin,
-            "destination": destination,
-            "depart_time": departs,
-            "arrival_time": arrives,
-            "status": "available",
-            "seats_available": seats,
-            "economy_price": economy,
-            "business_price": business,
-        }
-        for number, origin, destination, departs, arrives, seats, economy, business in _FLIGHTS
-    ]
-
-
-def _initial_reservations() -> list[dict[str, Any]]:
-    booked = [
-        ("res_1", "user1", "CA1234", "Economy Class", "Beijing", "Shanghai"),
-        ("res_2", "user1", "MU5678", "Business Class", "Shanghai", "Beijing"),
-        ("res_3", "user2", "MH1765", "Business Class", "Xiamen", "Chengdu"),
-        ("res_4", "user2", "MU2616", "Business Class", "Chengdu", "Xiamen"),
-    ]
-    return [
-        {
-            "reservation_id": reservation,
-            "user_id": user,
-            "flight_no": flight,
-            "payment_method": "bank",
-            "cabin": cabin,
-            "baggage": 1,
-            "origin": origin,
-            "destination": destination,
-        }
-        for reservation, user, flight, cabin, origin, destination in booked
-    ]
-
-
-def _failure(message: str) -> dict[str, Any]:
-    return {"status": False, "message": message}
-
-
-def _cabin(name: Any) -> str | None:
-    """``Economy Class`` / ``Business Class`` from the ways people write them ("economy", "business")."""
-    text = str(name or "").lower()
-    if "econ" in text:
-        return "Economy Class"
-    if "business" in text:
-        return "Business Class"
-    return None
+def _error(message: str) -> dict[str, str]:
+    return {"status": "error", "message": message}
 
 
 class Travel:
     """Flight booking for three users."""
 
-    name = "Travel"
-    tools = (
-        "get_user_details",
-        "get_flight_details",
-        "get_reservation_details",
-        "reserve_flight",
-        "cancel_reservation",
-        "modify_flight",
-        "find_transfer_flights",
-    )
+    saved_attributes = ("users", "reservations")
 
     def __init__(self) -> None:
-        self.users = _initial_users()
-        self.flights = _initial_flights()
-        self.reservations = _initial_reservations()
-        self._last_reservation = len(self.reservations)
+        self.users: dict[str, dict[str, Any]] = {
+            user_id: {
+                "user_name": name,
+                "password": password,
+                "cash_balance": cash,
+                "bank_balance": bank,
+                "membership_level": level,
+            }
+            for user_id, name, password, cash, bank, level in USERS
+        }
+        self.flights: list[dict[str, Any]] = [
+            {
+                "flight_no": number,
+                "origin": origin,
+                "destination": destination,
+                "depart_time": departs,
+                "arrival_time": arrives,
+                "status": "available",
+                "seats_available": seats,
+                "economy_price": economy,
+                "business_price": business,
+            }
+            for number, origin, destination, departs, arrives, seats, economy, business in FLIGHTS
+        ]
+        self.reservations: list[dict[str, Any]] = [
+            {
+                "reservation_id": reservation_id,
+                "user_id": user_id,
+                "flight_no": flight_no,
+                "payment_method": "bank",
+                "cabin": cabin,
+                "baggage": 1,
+                "origin": origin,
+                "destination": destination,
+            }
+            for reservation_id, user_id, flight_no, cabin, origin, destination in RESERVATIONS
+        ]
 
     # ------------------------------------------------------------------ queries
-    def get_user_details(self, user_id: str, password: str) -> dict[str, Any]:
-        user = self._authenticated(user_id, password)
-        if user is None:
-            return _failure("Incorrect user ID or password.")
-        return {key: value for key, value in user.items() if key != "password"}
-
-    def get_flight_details(self, origin: str | None = None, destination: str | None = None) -> Any:
+    def get_flight_details(self, origin: Any = None, destination: Any = None) -> list[dict[str, Any]] | str:
+        """Flights from ``origin`` to ``destination`` (either may be left out), any status."""
         flights = [
             flight
             for flight in self.flights
             if (not origin or flight["origin"] == origin)
             and (not destination or flight["destination"] == destination)
         ]
-        return (
-            [dict(flight) for flight in flights]
-            if flights
-            else "There are no direct flights that meet the criteria."
-        )
+        if not flights:
+            return "There are no direct flights that meet the criteria."
+        return [{key: flight[key] for key in _FLIGHT_FIELDS} for flight in flights]
 
-    def get_reservation_details(self, reservation_id: str | None = None, user_id: str | None = None) -> Any:
+    def get_user_details(self, user_id: Any, password: Any) -> dict[str, Any]:
+        user = self.users.get(user_id)
+        if user and user["password"] == password:
+            return {key: value for key, value in user.items() if key != "password"}
+        return _error("Incorrect username or password.")
+
+    def get_reservation_details(self, reservation_id: Any = None, user_id: Any = None) -> Any:
+        """Reservations by ID, else by user, each with its flight (the first of that number, or None)."""
         if reservation_id:
             found = [entry for entry in self.reservations if entry["reservation_id"] == reservation_id]
         elif user_id:
             found = [entry for entry in self.reservations if entry["user_id"] == user_id]
         else:
-            return _failure("Give a reservation ID or a user ID.")
+            return _error("Please provide a valid reservation ID or user ID")
         return [{**entry, "flight_info": self._flight(entry["flight_no"])} for entry in found]
 
-    def find_transfer_flights(self, origin_city: str, transfer_city: str, destination_city: str) -> Any:
+    def find_transfer_flights(self, origin_city: Any, transfer_city: Any, destination_city: Any) -> Any:
+        """Available two-leg connections whose first leg lands before the second departs."""
         first_legs = [
             flight
             for flight in self.flights
@@ -194,7 +176,7 @@ class Travel:
             and flight["status"] == "available"
         ]
         pairs = [
-            {"first_leg": dict(first), "second_leg": dict(second)}
+            {"first_leg": first, "second_leg": second}
             for first in first_legs
             for second in second_legs
             if datetime.strptime(first["arrival_time"], _TIME_FORMAT)
@@ -202,122 +184,171 @@ class Travel:
         ]
         return pairs or "No connecting flights that meet the criteria were found."
 
+    # ------------------------------------------------------------------ helpers that are tools too
+    def authenticate_user(self, user_id: Any, password: Any) -> dict[str, Any]:
+        """The user's record, or an error dict (which is truthy: callers cannot tell them apart)."""
+        user = self.users.get(user_id)
+        if user and user["password"] == password:
+            return user
+        return _error("Incorrect username or password.")
+
+    def get_baggage_allowance(self, membership_level: Any, cabin_class: Any) -> int:
+        return FREE_BAGS.get(membership_level, {}).get(cabin_class, 0)
+
+    def calculate_baggage_fee(self, membership_level: Any, cabin_class: Any, baggage_count: Any) -> Any:
+        """50 per bag beyond the allowance; an unknown level or cabin raises ``KeyError``."""
+        free = FREE_BAGS[membership_level][cabin_class]
+        return max(baggage_count - free, 0) * BAGGAGE_FEE
+
+    def update_balance(self, user: Any, payment_method: Any, amount: Any) -> bool:
+        """Add ``amount`` (negative: a charge) to the method's balance; False when it would go below 0.
+        Any method but ``cash`` and ``bank`` changes nothing and succeeds."""
+        for method, key in (("cash", "cash_balance"), ("bank", "bank_balance")):
+            if payment_method == method:
+                if user[key] + amount < 0:
+                    return False
+                user[key] += amount
+                return True
+        return True
+
+    def process_refund(self, user: Any, amount: Any) -> None:
+        """Refunds always go to the cash balance."""
+        user["cash_balance"] += amount
+
+    def calculate_price_difference(self, flight: Any, old_cabin: Any, new_cabin: Any) -> Any:
+        """New fare minus old fare on ``flight``; a cabin that is neither class costs 0."""
+        fares = {"Economy Class": flight["economy_price"], "Business Class": flight["business_price"]}
+        old_fare = fares.get(old_cabin, 0)
+        return fares.get(new_cabin, 0) - old_fare
+
     # ------------------------------------------------------------------ changes
     def reserve_flight(
-        self,
-        user_id: str,
-        password: str,
-        flight_no: str,
-        cabin: str,
-        payment_method: str | None = None,
-        baggage_count: int = 0,
-        payment_methods: str | None = None,
-    ) -> Any:
-        """``payment_methods`` is accepted too: the tool schema's ``required`` list spells it that way."""
-        user = self._authenticated(user_id, password)
-        if user is None:
-            return "Authentication failed. Check the user ID and password."
-        flight = self._flight(flight_no)
-        if flight is None or flight["status"] != "available":
-            return _failure(f"Flight {flight_no} is not available.")
-        if flight["seats_available"] <= 0:
-            return _failure(f"Flight {flight_no} has no seats left.")
-        cabin_name = _cabin(cabin)
-        if cabin_name is None:
-            return _failure(f"Unknown cabin {cabin!r}; choose Economy Class or Business Class.")
-        method = payment_method or payment_methods
-        if method not in ("cash", "bank"):
-            return _failure("The payment method must be cash or bank.")
-        bags = _count(baggage_count)
-        if bags is None:
-            return _failure("baggage_count must be a non-negative integer.")
-        cost = self._fare(flight, cabin_name) + self._baggage_fee(user, cabin_name, bags)
-        if not self._charge(user, method, cost):
-            return _failure("Insufficient balance.")
-        flight["seats_available"] -= 1
-        self._last_reservation += 1
-        reservation_id = f"res_{self._last_reservation}"
+        self, user_id: Any, password: Any, flight_no: Any, cabin: Any, payment_method: Any, baggage_count: Any
+    ) -> str:
+        user = self.authenticate_user(user_id, password)  # an error dict on a wrong password: see below
+        flight = next(
+            (f for f in self.flights if f["flight_no"] == flight_no and f["status"] == "available"), None
+        )
+        # No checks: an unknown flight fails on the fare (TypeError), a wrong password on the
+        # membership (KeyError), an unknown cabin on the allowance (KeyError), as in ACEBench.
+        fare = flight["economy_price"] if cabin == "Economy Class" else flight["business_price"]  # type: ignore[index]
+        total = fare + self.calculate_baggage_fee(user["membership_level"], cabin, baggage_count)
+        if payment_method not in ["cash", "bank"]:
+            return "Invalid payment method"
+        balance_key = "cash_balance" if payment_method == "cash" else "bank_balance"
+        account = self.users.get(user_id)
+        if total > account[balance_key]:  # type: ignore[index]
+            return (
+                f"Your {payment_method} balance is insufficient. Please consider using another payment "
+                "method."
+            )
+        account[balance_key] -= total  # type: ignore[index]
+        flight["seats_available"] -= 1  # type: ignore[index]
+        reservation_id = f"res_{len(self.reservations) + 1}"
         self.reservations.append(
             {
                 "reservation_id": reservation_id,
                 "user_id": user_id,
                 "flight_no": flight_no,
-                "payment_method": method,
-                "cabin": cabin_name,
-                "baggage": bags,
+                "payment_method": payment_method,
+                "cabin": cabin,
+                "baggage": baggage_count,
             }
         )
-        return {
-            "status": True,
-            "message": f"Booked {flight_no}; reservation {reservation_id}; charged {cost}.",
-        }
+        return f"Booking successful. Reservation ID: {reservation_id}. Total cost: {total} yuan (including baggage fees)."
 
     def modify_flight(
         self,
-        user_id: str,
-        reservation_id: str,
-        new_flight_no: str | None = None,
-        new_cabin: str | None = None,
-        add_baggage: int = 0,
-        new_payment_method: str | None = None,
-    ) -> dict[str, Any]:
+        user_id: Any,
+        reservation_id: Any,
+        new_flight_no: Any = None,
+        new_cabin: Any = None,
+        add_baggage: Any = 0,
+        new_payment_method: Any = None,
+    ) -> str:
         reservation = self._reservation(user_id, reservation_id)
-        if reservation is None:
-            return _failure(f"User {user_id} has no reservation {reservation_id}.")
-        user = self.users[user_id]
-        method = new_payment_method or reservation["payment_method"]
-        if method not in ("cash", "bank"):
-            return _failure("The payment method must be cash or bank.")
-        if new_flight_no and self._flight(new_flight_no) is None:
-            return _failure(f"Flight {new_flight_no} does not exist.")
-        cabin_name = reservation["cabin"]
-        if new_cabin:
-            cabin_name = _cabin(new_cabin)
-            if cabin_name is None:
-                return _failure(f"Unknown cabin {new_cabin!r}; choose Economy Class or Business Class.")
-        extra_bags = _count(add_baggage)
-        if extra_bags is None:
-            return _failure("add_baggage must be a non-negative integer.")
+        if not reservation:
+            return "Reservation not found or user ID does not match."
         held = self._flight(reservation["flight_no"])
-        cost = 0.0
-        if cabin_name != reservation["cabin"] and held is not None:
-            cost += self._fare(held, cabin_name) - self._fare(held, reservation["cabin"])
-        bags = reservation["baggage"] + extra_bags
-        cost += self._baggage_fee(user, cabin_name, bags) - self._baggage_fee(
-            user, reservation["cabin"], reservation["baggage"]
-        )
-        if not self._charge(user, method, cost):
-            return _failure("Insufficient balance for the change.")
-        if new_flight_no:
+        if not held:
+            return "Flight information not found."
+        payment_method = new_payment_method if new_payment_method else reservation["payment_method"]
+        user = self.users[user_id]
+        if not user:
+            return "User information not found."
+        done: list[str] = []
+
+        if new_flight_no and new_flight_no != reservation["flight_no"]:
+            new_flight = self._flight(new_flight_no)
+            same_route = new_flight and (new_flight["origin"], new_flight["destination"]) == (
+                held["origin"],
+                held["destination"],
+            )
+            if not same_route:
+                return "Flight change failed: Invalid new flight number or destination does not match."
             reservation["flight_no"] = new_flight_no
-        reservation["cabin"] = cabin_name
-        reservation["baggage"] = bags
-        return {"status": True, "message": f"Reservation {reservation_id} updated; balance change {-cost}."}
+            done.append("Flight number has been changed.")
 
-    def cancel_reservation(self, user_id: str, reservation_id: str, reason: str) -> dict[str, Any]:
+        if new_cabin and new_cabin != reservation.get("cabin"):
+            difference = self.calculate_price_difference(held, reservation["cabin"], new_cabin)
+            reservation["cabin"] = new_cabin
+            if difference > 0:
+                if self.update_balance(user, payment_method, -difference):
+                    done.append(f"Cabin change successful. Price difference paid: {difference}.")
+                else:
+                    done.append("Insufficient balance to pay the cabin price difference.")
+            elif difference < 0:
+                self.update_balance(user, payment_method, -difference)
+                done.append(f"Cabin change successful. Price difference refunded: {-difference}.")
+
+        if add_baggage > 0:
+            free = self.get_baggage_allowance(user["membership_level"], reservation["cabin"])
+            bags = reservation.get("baggage", 0) + add_baggage
+            fee = max(0, bags - free) * BAGGAGE_FEE
+            if fee > 0:
+                if self.update_balance(user, payment_method, -fee):
+                    done.append(f"Baggage has been added. Additional fee to be paid: {fee}.")
+                else:
+                    done.append("Insufficient balance to pay the additional baggage fees.")
+            reservation["baggage"] = bags
+
+        return " ".join(done) if done else "Modification completed with no additional fees."
+
+    def cancel_reservation(self, user_id: Any, reservation_id: Any, reason: Any) -> str:
+        user = self.users.get(user_id, None)
+        if not user:
+            return "Invalid user ID."
         reservation = self._reservation(user_id, reservation_id)
-        if reservation is None:
-            return _failure(f"User {user_id} has no reservation {reservation_id}.")
+        if not reservation:
+            return "Invalid reservation ID or it does not belong to the user."
         flight = self._flight(reservation["flight_no"])
-        fare = self._fare(flight, reservation["cabin"]) if flight is not None else 0.0
-        airline_cancelled = "airline" in str(reason).lower()
-        refund = fare if airline_cancelled or reservation["cabin"] == "Business Class" else fare * 0.8
-        self._charge(self.users[user_id], reservation["payment_method"], -refund)
-        self.reservations.remove(reservation)
-        return {"status": True, "message": f"Reservation {reservation_id} cancelled; refunded {refund}."}
+        if not flight:
+            return "Invalid flight information."
+        departs = datetime.strptime(flight["depart_time"], _TIME_FORMAT)
+        if NOW > departs:
+            return "The flight segment has been used and cannot be canceled."
+        fare = flight["economy_price"] if reservation["cabin"] == "Economy Class" else flight["business_price"]
+        if reason == AIRLINE_CANCELLED:
+            self.process_refund(user, fare)
+            return (
+                "The flight has been canceled. Your reservation will be canceled free of charge, and "
+                f"{fare} yuan has been refunded."
+            )
+        if departs - NOW > timedelta(days=1):
+            self.process_refund(user, fare)
+            return f"More than 24 hours before departure. Free cancellation successful, {fare} yuan has been refunded."
+        fee = fare * 0.1
+        self.process_refund(user, fare - fee)
+        return (
+            f"Less than 24 hours before departure. A cancellation fee of {fee} yuan has been deducted, and "
+            f"{fare - fee} yuan has been refunded."
+        )
 
-    def state(self) -> dict[str, Any]:
-        return {"users": self.users, "reservations": self.reservations}
-
-    # ------------------------------------------------------------------ helpers
-    def _authenticated(self, user_id: str, password: str) -> dict[str, Any] | None:
-        user = self.users.get(user_id) if isinstance(user_id, str) else None
-        return user if user is not None and user["password"] == password else None
-
+    # ------------------------------------------------------------------ lookups (not tools)
     def _flight(self, flight_no: Any) -> dict[str, Any] | None:
         return next((flight for flight in self.flights if flight["flight_no"] == flight_no), None)
 
-    def _reservation(self, user_id: str, reservation_id: str) -> dict[str, Any] | None:
+    def _reservation(self, user_id: Any, reservation_id: Any) -> dict[str, Any] | None:
         return next(
             (
                 entry
@@ -326,29 +357,3 @@ class Travel:
             ),
             None,
         )
-
-    @staticmethod
-    def _fare(flight: dict[str, Any], cabin: str) -> float:
-        return float(flight["economy_price"] if cabin == "Economy Class" else flight["business_price"])
-
-    @staticmethod
-    def _baggage_fee(user: dict[str, Any], cabin: str, bags: int) -> float:
-        free = FREE_BAGS.get(user["membership_level"], {}).get(cabin, 0)
-        return float(max(bags - free, 0) * BAGGAGE_FEE)
-
-    @staticmethod
-    def _charge(user: dict[str, Any], method: str, amount: float) -> bool:
-        """Take ``amount`` (a refund when negative) from the method's balance; False if it cannot cover it."""
-        key = "cash_balance" if method == "cash" else "bank_balance"
-        if user[key] - amount < 0:
-            return False
-        user[key] -= amount
-        return True
-
-
-def _count(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    return value if isinstance(value, int) and value >= 0 else None

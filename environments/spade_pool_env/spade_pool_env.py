@@ -1,0 +1,10 @@
+"""verifiers hub entry point for SPADE pools: ``vf.load_environment("spade-pool-env", pool="DIR")``.
+
+The arguments are those of ``spade_envs.interop.verifiers_env.load_environment``: ``pool`` (a pool
+directory, ``DIR#ID`` or ``bundled``), ``sandbox`` (default ``wasm``), ``seeds_per_env``, ``first_seed``,
+``hinted``, ``kinds``, ``native_tools`` and ``call_timeout_s``.
+"""
+
+from spade_envs.interop.verifiers_env import load_environment
+
+__all__ = ["load_environment"]

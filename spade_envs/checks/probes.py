@@ -1,0 +1,553 @@
+"""Exploit probes: cheap adversarial agent policies, each named, each with its chance rate.
+
+The designer is trained against the validator, so every way to win without doing the task becomes
+something it learns to write. Each probe here is a policy such an environment would reward: it plays a
+constant, a wrong variant of the right answer, something copied from what the agent is shown, or moves
+that farm partial credit. A probe is a finding when it beats its chance rate by a clear margin
+(``stats.ChanceRule``); the finding names the probe, a seed and the exact actions, so that a repair
+prompt can say precisely what to fix.
+
+Chance rates come from the task itself:
+
+* ``constant`` policies and ``variant`` policies (a wrong answer such as the answer plus one):
+  ``1 / k`` for a task whose seeds have ``k`` distinct answers (a constant letter wins a balanced
+  four-option question a quarter of the time);
+* ``copy`` policies (play the number, word, fraction, ... found at one position of a text): the larger
+  of what the values they play would win if the answer did not depend on the text (how often those
+  values are the answer over all seeds) and what picking uniformly among the candidates of that kind
+  would win (a question that lists four options contains its answer by design, and a copy policy wins a
+  quarter of the time there);
+* partial-credit farming has no chance rate: a non-winning episode that reaches the win return is
+  a defect on any seed.
+
+Probes only ever play through the same session calls rollouts make. Copy policies are cheap: a copied
+candidate is played only where it matches the answer (a predicted win), and counted only if it wins.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from spade_envs.checks.leaks import (
+    POSITIONS,
+    Candidate,
+    action_content,
+    answer_key,
+    parse_number,
+    text_candidates,
+)
+from spade_envs.checks.stats import ChanceRule
+from spade_envs.contract.actions import BOXED_PREFIX, boxed, format_answer, observation_tokens
+from spade_envs.contract.episode import WIN_THRESHOLD
+from spade_envs.runtime.traces import EpisodePlan, EpisodeTrace
+
+PlayFn = Callable[[list[EpisodePlan]], list[EpisodeTrace]]
+"""Plays scripted episodes in a rollout-like session and returns their traces, in order."""
+
+NUMBER_CONSTANTS = ("0", "1", "-1", "2", "7", "42", "100", "1000", "1000000", "2147483647", "-2147483648",
+                    "99999999999999999999", "0.5")
+WORD_CONSTANTS = ("", "yes", "no", "true", "A", "none")
+TOOL_CONSTANTS = ("0", "1", "done", "yes", "")
+SCREEN_STEPS = 2_500
+"""Step budget of a probe screen before it is halved: 16 seeds of 10 constant policies over 15 turns."""
+
+
+@dataclass(frozen=True)
+class SeedCase:
+    """One seed whose solution was verified: what the agent sees first, and the actions that win."""
+
+    seed: int
+    observation: str
+    solution: tuple[str, ...]
+    tool_use: bool
+    tools: tuple[dict[str, Any], ...] = ()
+
+    @cached_property
+    def answer(self) -> str:
+        """What the decisive (last) action says, without its wrapper."""
+        return action_content(self.solution[-1]) if self.solution else ""
+
+    @cached_property
+    def key(self) -> str:
+        return answer_key(self.answer)
+
+    @cached_property
+    def task_key(self) -> str:
+        """All of the solution, normalised: seeds with equal task keys need the same play."""
+        return "\x1f".join(answer_key(action_content(a)) for a in self.solution)
+
+    def answer_like(self) -> bool:
+        """Whether the task comes down to one decisive answer that copies and variants can stand in for:
+        a single-answer task, a tool-use task's final answer, or a final move that names one number."""
+        if self.tool_use or len(self.solution) == 1:
+            return True
+        return len(re.findall(r"-?\d+(?:\.\d+)?", self.answer)) == 1
+
+    def wrap(self, content: str) -> str:
+        """``content`` played in the place of the answer, in the answer's own format."""
+        if self.tool_use:
+            return format_answer(content)
+        last = self.solution[-1]
+        numbers = re.findall(r"-?\d+(?:\.\d+)?", self.answer)
+        if len(self.solution) > 1 and len(numbers) == 1 and self.answer.strip() != numbers[0]:
+            content = self.answer.replace(numbers[0], content, 1)  # "guess 606" -> "guess <content>"
+        return boxed(content) if BOXED_PREFIX in last or not last.startswith("<") else last
+
+    def prefix(self) -> tuple[str, ...]:
+        return self.solution[:-1]
+
+
+@dataclass
+class Policy:
+    """A probe policy: what it plays on each seed it applies to, and its chance of winning by luck."""
+
+    check: str
+    name: str
+    description: str
+    plans: dict[int, tuple[str, ...]]
+    chance: float
+    predicted: bool = False
+    """Plans exist only where a win is predicted; every other seed counts as a loss without playing."""
+    also: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """A second plan per seed that must win too for the seed to count (both orders of a pair)."""
+    population: int | None = None
+    """For predicted policies: on how many seeds the policy could play (default: all of them)."""
+    wins: int = 0
+    trials: int = 0
+    example: tuple[int, tuple[str, ...]] | None = None
+
+
+@dataclass(frozen=True)
+class ProbeFinding:
+    check: str
+    message: str
+    seed: int | None
+    actions: tuple[str, ...]
+
+
+@dataclass
+class ProbeSuite:
+    """Runs policies on the verified seeds: all of them on the first ``screen`` seeds, and the full set
+    for those that won there more often than chance. Identical plans are played once."""
+
+    cases: list[SeedCase]
+    play: PlayFn
+    rule: ChanceRule
+    screen: int = 16
+    turn_limit: int = 10
+    episodes_played: int = 0
+    _won: dict[tuple[int, tuple[str, ...]], bool] = field(default_factory=dict)
+
+    @property
+    def seeds(self) -> list[int]:
+        return [case.seed for case in self.cases]
+
+    def screen_for(self, policies: int) -> int:
+        """Seeds to screen ``policies`` policies on: the configured screen, halved (but never below 8) when the
+        policies would take more than ``SCREEN_STEPS`` steps on it (long games played move by move)."""
+        steps = policies * self.turn_limit * self.screen
+        return self.screen if steps <= SCREEN_STEPS else max(8, self.screen // 2)
+
+    def outcomes(self, plans: Iterable[tuple[int, tuple[str, ...]]]) -> dict[tuple[int, tuple[str, ...]], bool]:
+        """Whether each (seed, actions) wins, playing only what has not been played yet."""
+        wanted = list(dict.fromkeys(plans))
+        missing = [item for item in wanted if item not in self._won]
+        if missing:
+            traces = self.play([EpisodePlan(seed, actions) for seed, actions in missing])
+            self.episodes_played += len(traces)
+            for item, trace in zip(missing, traces):
+                self._won[item] = trace.won
+        return {item: self._won[item] for item in wanted}
+
+    def evaluate(self, policies: list[Policy]) -> list[Policy]:
+        """Fill in wins and trials; return the policies that beat their chance rate."""
+        seeds = self.seeds
+        screen = set(seeds[: self.screen_for(sum(not p.predicted for p in policies))])
+
+        def items(policy: Policy, only: set[int] | None = None) -> list[tuple[int, tuple[str, ...]]]:
+            chosen = [(s, p) for s, p in policy.plans.items() if only is None or s in only]
+            return chosen + [(s, policy.also[s]) for s, _ in chosen if s in policy.also]
+
+        def won(policy: Policy, seed: int) -> bool:
+            return self._won[(seed, policy.plans[seed])] and (
+                seed not in policy.also or self._won[(seed, policy.also[seed])])
+
+        self.outcomes([item for policy in policies
+                       for item in items(policy, None if policy.predicted else screen)])
+        promoted = []
+        for policy in policies:
+            if policy.predicted:
+                continue
+            wins = sum(won(policy, s) for s in policy.plans if s in screen)
+            if wins and wins / max(1, len(screen & set(seeds))) > policy.chance:
+                promoted.append(policy)
+        self.outcomes(item for policy in promoted for item in items(policy))
+        found = []
+        for policy in policies:
+            full = policy.predicted or policy in promoted
+            played = [s for s in policy.plans if full or s in screen]
+            policy.trials = (policy.population or len(seeds)) if policy.predicted else (
+                len(seeds) if full else len(screen & set(seeds)))
+            winners = [s for s in played if won(policy, s)]
+            policy.wins = len(winners)
+            policy.example = (winners[0], policy.plans[winners[0]]) if winners else None
+            if self.rule.beats_chance(policy.wins, policy.trials, policy.chance):
+                found.append(policy)
+        return found
+
+
+# ---------------------------------------------------------------------- chance rates
+def answer_frequencies(cases: list[SeedCase]) -> dict[str, float]:
+    counts = Counter(case.key for case in cases)
+    return {key: count / len(cases) for key, count in counts.items()} if cases else {}
+
+
+def distinct_answer_chance(cases: list[SeedCase]) -> float:
+    """1 / (number of distinct answers): what a policy that ignores the task wins on a balanced task."""
+    distinct = len({case.task_key for case in cases})
+    return 1.0 / distinct if distinct else 1.0
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------- the policy families
+def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
+    """Constants over a spread of values, the most common solution moves, and random observation tokens."""
+    if not cases:
+        return []
+    tool_use = cases[0].tool_use
+    chance = distinct_answer_chance(cases)
+    actions: dict[str, str] = {}
+    # A game played move by move is rarely won by a constant answer; it gets a few constants and its own
+    # most common moves. Tasks that come down to one answer get the whole spread of values.
+    answer_like = sum(case.answer_like() for case in cases) * 2 >= len(cases)
+    if tool_use:
+        for value in TOOL_CONSTANTS:
+            actions[f"always <answer>{value}</answer>"] = format_answer(value)
+    else:
+        for value in (WORD_CONSTANTS + NUMBER_CONSTANTS) if answer_like else ("", "0", "1"):
+            actions[f"always \\boxed{{{value}}}"] = boxed(value)
+        actions["always an empty reply"] = ""
+    moves = Counter(action for case in cases for action in case.solution)
+    for move, _ in moves.most_common(4):
+        actions.setdefault(f"always {_short(move)!r}", move)
+    policies = [Policy("trivially_solvable", name, f"always plays {action!r}",
+                       {case.seed: (action,) * turn_limit for case in cases}, chance)
+                for name, action in actions.items()]
+    tokens_plans = {}
+    for case in cases:
+        rng = random.Random(case.seed)
+        tokens = observation_tokens(case.observation) or ["0"]
+        wrap = format_answer if tool_use else boxed
+        tokens_plans[case.seed] = tuple(wrap(rng.choice(tokens)) for _ in range(turn_limit))
+    policies.append(Policy("trivially_solvable", "random observation tokens",
+                           "plays random words and numbers from the first observation", tokens_plans, chance))
+    return policies
+
+
+def _variants(case: SeedCase, order_matters: bool) -> dict[str, str]:
+    """Wrong answers that a lenient checker accepts: name -> content (or full action)."""
+    answer = case.answer.strip()
+    value = parse_number(answer)
+    out: dict[str, str] = {}
+    if value is not None and value.denominator == 1 and len(answer.lstrip("-")) <= 18:
+        number = value.numerator
+        for delta in (1, -1, 2, 5, -5):
+            out[f"the answer {'+' if delta > 0 else '-'} {abs(delta)}"] = str(number + delta)
+        if number:
+            out["the answer with its sign flipped"] = str(-number)
+        digits = str(abs(number))
+        if len(digits) >= 2 and digits[::-1] != digits and not digits[::-1].startswith("0"):
+            out["the answer's digits reversed"] = ("-" if number < 0 else "") + digits[::-1]
+        if len(digits) >= 2:
+            out["the answer's digits in another order"] = ("-" if number < 0 else "") + digits[1:] + digits[0]
+        out["the answer with a digit put in front"] = ("-" if number < 0 else "") + "1" + digits
+        out["the answer with a digit added at the end"] = str(number) + "3"
+        out["the answer with a decimal fraction added"] = f"{number}.5"
+    elif value is not None and value.denominator != 1:
+        out["the reciprocal of the answer"] = f"{value.denominator}/{value.numerator}" if value.numerator else "0"
+        out["the answer with its sign flipped"] = f"{-value.numerator}/{value.denominator}"
+        out["the answer plus one hundredth"] = f"{float(value) + 0.01:.6g}"
+    if len(answer) >= 2 and value is None:
+        # A character of the same class as the last one, so that the result is another token ("19:153").
+        out["the answer with a character added"] = answer + ("3" if answer[-1].isdigit() else "x")
+        out["the answer without its last character"] = answer[:-1]
+    if "," in answer and order_matters and not re.search(r"[=:]", answer):
+        parts = [p.strip() for p in answer.split(",")]  # unlabelled items, in an order the task asks for
+        if len(parts) >= 2 and len(set(parts)) > 1:
+            out["the answer's items in reverse order"] = ", ".join(reversed(parts))
+    return {name: content for name, content in out.items() if answer_key(content) != case.key and content}
+
+
+_ORDER_WORDS = re.compile(r"\b(in (?:the |\w+ )?order|order(?:ed)? by|sorted|sort them|ascending|descending|"
+                          r"in sequence|ranked|\w+est first|from (?:smallest|largest|lowest|highest|first))\b",
+                          re.IGNORECASE)
+
+
+def _simple(answer: str) -> bool:
+    """A number or a few words: an answer that a longer reply around it contradicts."""
+    return bool(answer) and not re.search(r"[=,;:()\[\]{}]", answer) and len(answer.split()) <= 3
+
+
+def informative_cases(cases: list[SeedCase]) -> list[SeedCase]:
+    """The answer-like cases, unless every seed has the same final answer ("done" closing a workflow):
+    then the answer carries no information, and variants or copies of it say nothing."""
+    answer_cases = [case for case in cases if case.answer_like()]
+    return answer_cases if len({case.key for case in answer_cases}) > 1 else []
+
+
+def variant_policies(cases: list[SeedCase]) -> list[Policy]:
+    """Wrong variants of each seed's answer, played in its place (after the solution's other moves)."""
+    answer_cases = informative_cases(cases)
+    if not answer_cases:
+        return []
+    chance = distinct_answer_chance(cases)
+    plans: dict[str, dict[int, tuple[str, ...]]] = defaultdict(dict)
+    both: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for case in answer_cases:
+        order_matters = bool(_ORDER_WORDS.search(case.observation))
+        prefix = case.prefix()
+        for name, content in _variants(case, order_matters).items():
+            plans[name][case.seed] = prefix + (case.wrap(content),)
+        wrong = _wrong_value(case)
+        if not case.tool_use:
+            # Several candidate answers in one reply: right then wrong, and wrong then right. A checker that
+            # reads the last box (ours) or the first (the release's template) accepts one order; one that
+            # accepts any box accepts both, and an agent can list every candidate.
+            both[case.seed] = (prefix + (f"{case.wrap(case.answer)} or maybe {case.wrap(wrong)}",),
+                               prefix + (f"{case.wrap(wrong)} or maybe {case.wrap(case.answer)}",))
+            if _simple(case.answer):
+                plans["a list of candidates in one box"][case.seed] = prefix + (
+                    case.wrap(", ".join([wrong, case.answer, wrong + "1"])),)
+            if len(case.solution) == 1 and BOXED_PREFIX in case.solution[-1] and "boxed" in case.observation:
+                plans["the answer without \\boxed{}"][case.seed] = (case.answer,)
+                plans["the answer in \\box{} instead of \\boxed{}"][case.seed] = (f"\\box{{{case.answer}}}",)
+                plans["the answer in square brackets instead of \\boxed{}"][case.seed] = (f"[{case.answer}]",)
+                plans["the answer after 'Answer:' instead of in \\boxed{}"][case.seed] = (f"Answer: {case.answer}",)
+        else:
+            plans["the answer followed by a wrong one"][case.seed] = prefix + (
+                format_answer(f"{case.answer}, {wrong}"),)
+            if _simple(case.answer):
+                plans["a list of candidates as the answer"][case.seed] = prefix + (
+                    format_answer(f"{wrong}, {case.answer}, {wrong}1"),)
+    policies = [Policy("answer_variants", name, name, seed_plans, chance) for name, seed_plans in plans.items()]
+    if both:
+        policies.append(Policy("answer_variants", "several answers in one reply",
+                               "the right answer and a wrong one in separate boxes, in either order",
+                               {seed: pair[0] for seed, pair in both.items()}, chance,
+                               also={seed: pair[1] for seed, pair in both.items()}))
+    return policies
+
+
+def _wrong_value(case: SeedCase) -> str:
+    value = parse_number(case.answer)
+    if value is not None and value.denominator == 1 and abs(value.numerator) < 10**15:
+        return str(value.numerator + 1)
+    return case.answer + "x" if case.answer else "x"
+
+
+def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str, tuple[str, ...]]]],
+                  check: str) -> list[Policy]:
+    """Policies that copy a candidate found at one place of a text and play it as the answer.
+
+    ``sources`` maps a seed to (source name, text, actions played before the copy) triples: the first
+    observation, the tool descriptions, the feedback after a wrong move, a hint. A policy is identified by
+    the source, the kind of candidate and its place (the i-th from the start or the end, or the first one
+    just after a given word), so the same policy picks the same place on every seed.
+    """
+    answer_cases = informative_cases(cases)
+    if not answer_cases:
+        return []
+    frequency = answer_frequencies(cases)
+    plans: dict[str, dict[int, tuple[str, ...]]] = defaultdict(dict)
+    independent: dict[str, float] = defaultdict(float)  # sum over seeds of how often the played value is an answer
+    pick: dict[tuple[str, str], float] = defaultdict(float)  # sum over seeds of the winners' share of a kind
+    descriptions: dict[str, str] = {}
+    population: dict[str, int] = defaultdict(int)  # source -> seeds on which it exists
+    for case in answer_cases:
+        for source, text, before in sources.get(case.seed, []):
+            population[source] += 1
+            candidates = text_candidates(text, reversed_words=False)
+            by_kind: dict[str, list[Candidate]] = defaultdict(list)
+            for candidate in candidates:
+                by_kind[candidate.kind].append(candidate)
+            for kind, found in by_kind.items():
+                if len(found) >= 2:
+                    pick[(source, kind)] += sum(c.key == case.key for c in found) / len(found)
+            chosen: set[str] = set()
+            for candidate in candidates:
+                for name, description in _copy_names(source, candidate):
+                    if name in chosen:
+                        continue  # the policy already picked an earlier candidate on this seed
+                    chosen.add(name)
+                    descriptions[name] = description
+                    independent[name] += frequency.get(candidate.key, 0.0)
+                    if candidate.key == case.key:
+                        plans[name][case.seed] = before + (case.wrap(candidate.text),)
+    policies = []
+    for name, seed_plans in plans.items():
+        source, kind = name.split(":")[:2]
+        seeds = population[source]
+        chance = max(independent[name], pick[(source, kind)]) / seeds
+        policies.append(Policy(check, name, descriptions[name], dict(seed_plans), chance, predicted=True,
+                               population=seeds))
+    return policies
+
+
+def _copy_names(source: str, candidate: Candidate) -> list[tuple[str, str]]:
+    kind = candidate.kind.replace("_", " ")
+    names = []
+    if candidate.index < POSITIONS:
+        names.append((f"{source}:{candidate.kind}:first#{candidate.index}",
+                      f"the {_ordinal(candidate.index)} {kind} of the {source}"))
+    if candidate.from_end < POSITIONS:
+        names.append((f"{source}:{candidate.kind}:last#{candidate.from_end}",
+                      f"the {_ordinal(candidate.from_end, last=True)} {kind} of the {source}"))
+    if candidate.anchor:
+        names.append((f"{source}:{candidate.kind}:after:{candidate.anchor}",
+                      f"the {kind} after '{candidate.anchor}' in the {source}"))
+    return names
+
+
+_GRID_LINE = re.compile(r"^\s*([0-9A-Za-z]{1,2})?\s?([^\s]{3,40})\s*$")
+
+
+def _grids(text: str) -> list[tuple[list[str], list[str], str | None]]:
+    """Blocks of at least three lines of equal width over a small alphabet: (row labels, rows, column labels)."""
+    lines = text[:8_000].splitlines()
+    blocks, current = [], []
+    for line in lines + [""]:
+        match = _GRID_LINE.match(line)
+        body = match.group(2) if match else None
+        if body is not None and (not current or len(body) == len(current[0][1])):
+            current.append((match.group(1), body))
+            continue
+        if len(current) >= 3:
+            blocks.append(current)
+        current = [(match.group(1), body)] if body is not None else []
+    grids = []
+    for block in blocks:
+        rows = [body for _, body in block]
+        header = None
+        if rows[0].isdigit() or rows[0].isalpha() and len(set(rows[0])) == len(rows[0]):
+            header, rows, labels = rows[0], rows[1:], [label for label, _ in block[1:]]
+        else:
+            labels = [label for label, _ in block]
+        if len(rows) >= 3 and len(set("".join(rows))) <= 12:
+            grids.append(([lab or "" for lab in labels], rows, header))
+    return grids
+
+
+def grid_policies(cases: list[SeedCase]) -> list[Policy]:
+    """A map that shows the hidden square: play the coordinates of a mark that appears once on it.
+
+    For tasks whose decisive move names two numbers (``\\boxed{dig r c}``), every character found exactly
+    once in a grid of the first observation gives candidate coordinates (the grid's own labels, 0-based
+    and 1-based, row first and column first); a copy of the right ones that wins is a leak.
+    """
+    frequency = Counter(tuple(re.findall(r"-?\d+", case.answer)) for case in cases)
+    plans: dict[str, dict[int, tuple[str, ...]]] = defaultdict(dict)
+    independent: dict[str, float] = defaultdict(float)
+    for case in cases:
+        numbers = re.findall(r"-?\d+", case.answer)
+        if len(numbers) != 2 or case.tool_use:
+            continue
+        for labels, rows, header in _grids(case.observation):
+            counts = Counter("".join(rows))
+            for mark, count in counts.items():
+                if count != 1:
+                    continue
+                r = next(i for i, row in enumerate(rows) if mark in row)
+                c = rows[r].index(mark)
+                options = {"0-based": (r, c), "1-based": (r + 1, c + 1)}
+                if labels[r].isdigit() and header and header[c].isdigit():
+                    options["labelled"] = (int(labels[r]), int(header[c]))
+                for mode, (row, col) in options.items():
+                    for order, pair in (("row first", (row, col)), ("column first", (col, row))):
+                        name = f"grid:{mode}:{order}"
+                        if case.seed in plans[name]:
+                            continue
+                        played = (str(pair[0]), str(pair[1]))
+                        independent[name] += frequency.get(played, 0) / len(cases)
+                        if played == tuple(numbers):
+                            move = case.answer.replace(numbers[0], "\x00", 1).replace(numbers[1], played[1], 1)
+                            plans[name][case.seed] = case.prefix() + (boxed(move.replace("\x00", played[0])),)
+    return [Policy("answer_leak", name, f"the {name.split(':')[2]} coordinates ({name.split(':')[1]}) of the one "
+                   "mark that stands out on the map of the first observation", dict(seed_plans),
+                   independent[name] / len(cases), predicted=True) for name, seed_plans in plans.items() if seed_plans]
+
+
+def _ordinal(index: int, last: bool = False) -> str:
+    if last:
+        return "last" if index == 0 else f"{_ordinal(index)} from last"
+    return ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"][index] \
+        if index < 8 else f"{index + 1}th"
+
+
+def partial_credit_findings(cases: list[SeedCase], play: PlayFn, turn_limit: int,
+                            screen: int) -> list[ProbeFinding]:
+    """Keep the episode alive with valid moves and add the rewards up (the ``sum_clipped`` return).
+
+    A correct environment's partial rewards total less than a win; if some non-winning episode reaches
+    the win return, an agent farms it instead of solving the task.
+    """
+    plans: list[EpisodePlan] = []
+    for case in cases[:screen]:
+        moves = list(dict.fromkeys(case.solution))
+        if not moves:
+            continue
+        body = case.solution[:-1] or case.solution
+        scripts = [
+            (moves[0],) * turn_limit,
+            tuple((moves[: 2] * turn_limit)[:turn_limit]),
+            tuple((list(body) * turn_limit)[:turn_limit]),
+            tuple(list(case.solution[:-1]) + [case.solution[-2] if len(case.solution) > 1 else moves[0]] * turn_limit)[
+                :turn_limit],
+        ]
+        for script in dict.fromkeys(scripts):
+            plans.append(EpisodePlan(case.seed, script))
+    findings: dict[int, ProbeFinding] = {}
+    for trace in play(plans):
+        total = sum(trace.rewards)
+        if not trace.won and min(1.0, total) >= WIN_THRESHOLD and trace.plan.seed not in findings:
+            findings[trace.plan.seed] = (ProbeFinding(
+                "partial_credit",
+                f"Without winning, an agent collected rewards summing to {total:g} on seed {trace.plan.seed} by "
+                f"repeating moves ({_short(repr(list(trace.actions_played[:4])), 120)}); under the sum_clipped "
+                "return that is worth a win. Give progress reward only once per sub-goal and keep the total of "
+                "partial rewards below the win reward (1.0).",
+                trace.plan.seed, trace.actions_played))
+    # One farmed seed could be a reward the designer meant; two are a pattern an agent will find.
+    tried = len({plan.seed for plan in plans})
+    return list(findings.values())[:1] if len(findings) >= min(2, tried) else []
+
+
+def policy_message(policy: Policy, cases: list[SeedCase]) -> ProbeFinding:
+    """A finding for a policy that beat its chance rate, naming it, a seed and the exact actions."""
+    seed, actions = policy.example if policy.example else (None, ())
+    shown = _short(repr(list(actions[-2:] if len(actions) > 2 else actions)), 160)
+    rate = f"{policy.wins} of {policy.trials} seeds (chance for this task about {policy.chance:.0%})"
+    if policy.check == "trivially_solvable":
+        distinct = len({case.task_key for case in cases})
+        message = (f"The probe policy that {policy.description} won {rate}, e.g. seed {seed}. This task has "
+                   f"{distinct} distinct answers over the seeds checked; make the answer depend on the seed's "
+                   "hidden state, balance the answers, and do not reward guesses.")
+    elif policy.check == "answer_variants":
+        case = next((c for c in cases if c.seed == seed), None)
+        answer = repr(_short(case.answer)) if case else "the answer"
+        message = (f"A wrong answer is accepted: playing {policy.description} won {rate}; on seed {seed} the answer "
+                   f"is {answer} and {shown} also won. Parse the answer from the last \\boxed{{}} (or <answer>) and "
+                   "compare it exactly (as a number where it is one) with the solution.")
+    else:
+        message = (f"The answer is visible to the agent: a policy that copies {policy.description} and plays it "
+                   f"won {rate}; e.g. on seed {seed} it played {shown}. Do not show the answer (or a form it can be "
+                   "read back from) before the agent has worked it out.")
+    return ProbeFinding(policy.check, message, seed, tuple(actions))

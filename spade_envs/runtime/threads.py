@@ -1,0 +1,88 @@
+"""Run many environment sessions at once: the concurrency API for rollouts and evaluation.
+
+Threading rules, in one place:
+
+* a backend object may be shared by any number of threads;
+* a session must be used by one thread at a time. ``SessionThreads`` guarantees this by construction:
+  each job opens its own session, uses it and closes it on one worker thread.
+
+Why threads work: the ``wasm`` backend releases the GIL while guest code runs and the ``process``
+backend waits on pipes, so sessions on different threads run in parallel. (The ``inprocess``
+backend runs Python under the GIL and enforces no time limit off the main thread; it gains little.)
+For many cores, one process per core, each with its own ``SessionThreads``, scales more predictably
+than one process with many threads, because request encoding still holds the GIL.
+
+(A *pool* in this toolkit is always an exported set of environments, ``spade_envs.pool``; these are
+threads.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.session import EnvSession
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class SessionThreads:
+    """A fixed set of worker threads that run jobs, each against a session of its own."""
+
+    def __init__(self, backend: ExecutionBackend, workers: int | None = None) -> None:
+        self.backend = backend
+        self.workers = workers or os.cpu_count() or 1
+        self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="spade-env")
+
+    def submit(
+        self,
+        job: Callable[[EnvSession, Item], Result],
+        source: str,
+        item: Item,
+        *,
+        class_name: str | None = None,
+        max_turns: int | None = None,
+        init_kwargs: dict[str, Any] | None = None,
+    ) -> Future[Result]:
+        """Run ``job(session, item)`` on a worker with a fresh session of ``source``."""
+
+        def run() -> Result:
+            with self.backend.open_session(
+                source, class_name=class_name, max_turns=max_turns, init_kwargs=init_kwargs
+            ) as session:
+                return job(session, item)
+
+        return self._executor.submit(run)
+
+    def map(
+        self,
+        job: Callable[[EnvSession, Item], Result],
+        source: str,
+        items: Iterable[Item],
+        **session_options: Any,
+    ) -> list[Result]:
+        """``submit`` for every item; results in item order. The first job error is raised."""
+        futures = [self.submit(job, source, item, **session_options) for item in items]
+        return [future.result() for future in futures]
+
+    async def run_async(self, func: Callable[..., Result], *args: Any) -> Result:
+        """Run a blocking call (``session.step``, ``session.reset``) off the event loop.
+
+        Async rollouts interleave model calls with environment steps; this keeps a slow environment
+        from stalling every other coroutine. Await each call before the next on the same session.
+        """
+        return await asyncio.get_running_loop().run_in_executor(self._executor, func, *args)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+
+    def __enter__(self) -> SessionThreads:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,287 @@
+"""The embedded backend's trainer: one process, one model in both roles, a GRPO update after each iteration.
+
+``EmbeddedTrainer.build`` loads the model from the run's latest checkpoint, or builds it: the tiny model
+of ``[model.tiny]`` with a tokenizer trained on the signal language's words, then its format warm-up
+(``warmup``), or the checkpoint ``model.path`` names. The trainer's ``policy`` plays every role. As the
+run driver's ``Trainer`` (``spade_train.run.driver``) it then
+
+- ``begin_iteration``: nothing (every request carries its own sampling seed);
+- ``update``: turns the iteration into samples (``training_samples``: every designer reply and every agent
+  turn, with a group-relative advantage per role, ``spade_train.advantages``) and applies one clipped
+  policy-gradient update per role (``GRPOTrainer.step``);
+- ``save``: writes the model, tokenizer and optimizer into the run's checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from spade_envs.runtime.backend import ExecutionBackend
+from spade_train.advantages import Sample, ZeroVariance, agent_group, role_advantages
+from spade_train.backends.embedded import warmup
+from spade_train.backends.embedded.grpo import GRPOTrainer, TrainingSample
+from spade_train.backends.embedded.model import build_causal_lm, save_checkpoint_files, train_word_tokenizer
+from spade_train.config.sections import RunConfig, WarmupSection
+from spade_train.designer.signal_language import vocabulary_text
+from spade_train.designer.skills import DEFAULT_GAME_SKILLS
+from spade_train.loop.iteration import IterationResult
+from spade_train.policies.base import Generation
+from spade_train.policies.roles import Policies
+from spade_train.policies.transformers_local import TransformersPolicy, load_tokenizer
+from spade_train.run.directory import Checkpoints
+from spade_train.run.driver import RunFailed
+from spade_train.run.progress import progress_bar, quiet_transformers
+
+OPTIMIZER_FILE = "optimizer.pt"
+
+
+# ---------------------------------------------------------------------------------- samples
+@dataclass(frozen=True)
+class SampleBatch:
+    samples: list[TrainingSample]
+    agent: int
+    designer: int
+    zero_variance_groups: int
+
+
+def _training_sample(generation: Generation, advantage: float, role: str,
+                     temperature: float | None) -> TrainingSample | None:
+    if not (generation.ok and generation.prompt_token_ids and generation.completion_token_ids
+            and generation.completion_logprobs is not None):
+        return None
+    return TrainingSample(list(generation.prompt_token_ids), list(generation.completion_token_ids),
+                          list(generation.completion_logprobs), advantage, role, temperature)
+
+
+def training_samples(
+    result: IterationResult,
+    *,
+    agent_conditions: Sequence[str] = ("hinted", "unhinted"),
+    train_designer: bool = True,
+    drop_zero_variance: bool = True,
+    temperatures: dict[str, float] | None = None,
+    regularised_roles: Collection[str] = (),
+) -> SampleBatch:
+    """Samples of one iteration with role-conditioned, group-normalised advantages.
+
+    Agent: every turn of an episode shares the episode's advantage, z-scored among the plays of the
+    same environment and condition. Designer: the first-turn reply of every attempt (valid or not;
+    an invalid design is the designer's worst outcome), centred among the attempts of its skill.
+    A dropped zero-variance group of a role in ``regularised_roles`` is kept with advantage 0: its
+    regulariser (KL to the reference, entropy bonus) is what acts on a collapsed batch.
+    """
+    rewards: list[Sample] = []
+    generations: list[tuple[list[Generation], str]] = []
+    for attempt, score in result.scored():
+        if train_designer and score.reward is not None:
+            rewards.append(Sample("designer", attempt.skill, score.reward))
+            generations.append(([attempt.generation], "designer"))
+        if attempt.evaluation is None or attempt.environment is None:
+            continue
+        for condition in agent_conditions:
+            episodes = attempt.evaluation.hinted if condition == "hinted" else attempt.evaluation.unhinted
+            for episode in episodes:
+                rewards.append(Sample("agent", agent_group(attempt.environment.id, condition), episode.episode_return))
+                generations.append(([turn.generation for turn in episode.turns], "agent"))
+    policy = ZeroVariance.DROP if drop_zero_variance else ZeroVariance.FLAG
+    advantages = role_advantages(rewards, zero_variance=policy)
+    samples: list[TrainingSample] = []
+    counts = {"agent": 0, "designer": 0}
+    for (turns, role), advantage in zip(generations, advantages.advantages):
+        if advantage is None and role not in regularised_roles:
+            continue
+        for generation in turns:
+            sample = _training_sample(generation, advantage or 0.0, role, (temperatures or {}).get(role))
+            if sample is not None:
+                samples.append(sample)
+                counts[role] += 1
+    return SampleBatch(samples, counts["agent"], counts["designer"], len(advantages.zero_variance_groups))
+
+
+# ---------------------------------------------------------------------------------- the trainer
+def _to_device(model: Any, *, tiny: bool) -> Any:
+    """The tiny model stays on the CPU it was built for; a real checkpoint goes to the GPU if there is one
+    (one device: this trainer is not sharded; use the OpenRLHF backend for more)."""
+    import torch
+
+    return model if tiny else model.to("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class EmbeddedTrainer:
+    """The run driver's ``Trainer`` for the embedded backend (see the module docstring)."""
+
+    def __init__(self, config: RunConfig, model: Any, tokenizer: Any, *, post_warmup: Any | None = None) -> None:
+        """``post_warmup``: the frozen model as it was after the warm-up, which the KL term anchors to and
+        a frozen designer (``loop.frozen_designer``) samples from."""
+        if post_warmup is None and (config.grpo.kl_to_reference or config.loop.frozen_designer):
+            raise ValueError("grpo.kl_to_reference and loop.frozen_designer need the post-warm-up model")
+        self.config, self.model, self.tokenizer = config, model, tokenizer
+        name = "embedded-tiny" if config.model.path is None else config.model.path
+        self.policy = TransformersPolicy(model, tokenizer, name=name)
+        self.designer = (TransformersPolicy(post_warmup, tokenizer, name=f"{name} (frozen after warm-up)")
+                         if config.loop.frozen_designer else self.policy)
+        self.grpo = GRPOTrainer(model, config.grpo, temperature=config.sampling.temperature,
+                                pad_token_id=tokenizer.pad_token_id,
+                                reference=post_warmup if config.grpo.kl_to_reference else None)
+
+    @property
+    def policies(self) -> Policies:
+        """The trained model in every role (the hint writer as ``design.hinter`` says), but the designer's
+        with ``loop.frozen_designer``: there the frozen post-warm-up copy writes the designs."""
+        shared = Policies.shared(self.policy, self.config)
+        return replace(shared, designer=self.designer)
+
+    # -------------------------------------------------------------- building
+    @classmethod
+    def build(cls, config: RunConfig, checkpoints: Checkpoints, backend: ExecutionBackend,
+              out: TextIO) -> EmbeddedTrainer:
+        """The trainer of a run: resumed from its latest checkpoint, or built and warmed up (then saved
+        as the run's first checkpoint, step 0, and the post-warm-up model as ``checkpoints/reference``).
+        ``RunFailed`` when the warm-up did not teach the agent to follow hints."""
+        import torch
+        from transformers import AutoModelForCausalLM
+
+        quiet_transformers()
+        if config.run.torch_threads is not None:
+            torch.set_num_threads(config.run.torch_threads)
+        tiny = config.model.path is None
+        found = checkpoints.find()
+        if found is not None:
+            model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=tiny).eval()
+            trainer = cls(config, model, load_tokenizer(found),
+                          post_warmup=cls._post_warmup(config, checkpoints, model))
+            if (found / OPTIMIZER_FILE).is_file():
+                trainer.grpo.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE))
+            return trainer
+        if tiny:
+            tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
+            model = build_causal_lm(tokenizer, config.model.tiny, seed=config.run.seed)
+        else:
+            model = _to_device(AutoModelForCausalLM.from_pretrained(config.model.path), tiny=False).eval()
+            tokenizer = load_tokenizer(config.model.path)
+        warm = _warm_up(config, model, tokenizer, backend, out)
+        if warm:
+            out.write(f"format warm-up: loss {warm['warmup_loss_first']:.2f} -> {warm['warmup_loss_last']:.2f}"
+                      + (f", hinted win rate {warm['warmup_hinted_win_rate']:.2f}"
+                         if "warmup_hinted_win_rate" in warm else "") + "\n")
+        if keeps_post_warmup(config):
+            save_checkpoint_files(model, tokenizer, checkpoints.reference)
+        trainer = cls(config, model, tokenizer, post_warmup=cls._post_warmup(config, checkpoints, model))
+        checkpoints.save({"step": 0, "loop": None, "warmup": warm}, lambda path: save_checkpoint_files(
+            model, tokenizer, path))
+        return trainer
+
+    @staticmethod
+    def _post_warmup(config: RunConfig, checkpoints: Checkpoints, model: Any) -> Any | None:
+        """The frozen post-warm-up model, read from the run's checkpoints (None when neither the KL term
+        nor a frozen designer needs it); a run resumed from before it was kept starts from the current
+        model."""
+        if not (config.grpo.kl_to_reference or config.loop.frozen_designer):
+            return None
+        from transformers import AutoModelForCausalLM
+
+        if (checkpoints.reference / "config.json").is_file():
+            reference = AutoModelForCausalLM.from_pretrained(checkpoints.reference)
+            reference = _to_device(reference, tiny=config.model.path is None)
+        else:
+            reference = copy.deepcopy(model)
+        for parameter in reference.parameters():
+            parameter.requires_grad_(False)
+        return reference.eval()
+
+    # -------------------------------------------------------------- the driver's Trainer
+    def begin_iteration(self, step: int) -> None:
+        """Nothing to prepare: every request carries its own sampling seed (the loop derives it from the
+        plan, the episode and the turn), so no global random state is involved."""
+
+    def update(self, result: IterationResult) -> dict[str, float | None]:
+        """Train both roles on one iteration's samples; returns the training metrics for its row."""
+        config = self.config
+        started = time.perf_counter()
+        batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
+                                 train_designer=config.loop.train_designer,
+                                 drop_zero_variance=config.grpo.drop_zero_variance,
+                                 regularised_roles=(*config.grpo.entropy_bonus, *config.grpo.kl_to_reference),
+                                 temperatures={"designer": config.sampling.designer_temperature,
+                                               "agent": config.sampling.temperature})
+        metrics: dict[str, float | None] = {}
+        for role in ("designer", "agent"):
+            # One update per role: a role's group-centred advantages then cancel exactly when its
+            # samples are identical (a designer repeating one design), instead of a mini-batch holding
+            # only part of the group and pushing it at random.
+            with self.policy.lock:
+                stats = self.grpo.step([sample for sample in batch.samples if sample.role == role])
+            metrics.update({f"train_{role}_{key}": value for key, value in stats.items()})
+        metrics.update(train_agent_samples=float(batch.agent), train_designer_samples=float(batch.designer),
+                       zero_variance_groups=float(batch.zero_variance_groups),
+                       train_seconds=time.perf_counter() - started)
+        return metrics
+
+    def save(self, directory: Path) -> None:
+        import torch
+
+        save_checkpoint_files(self.model, self.tokenizer, directory)
+        torch.save(self.grpo.optimizer.state_dict(), directory / OPTIMIZER_FILE)
+
+
+def keeps_post_warmup(config: RunConfig) -> bool:
+    """Whether a run keeps its post-warm-up model in ``checkpoints/reference``: the KL term and a frozen
+    designer need it, and the designer probe compares against it (a tiny model's copy is under 1 MB;
+    a real checkpoint's is only kept when training needs it)."""
+    return bool(config.grpo.kl_to_reference or config.loop.frozen_designer or config.model.path is None)
+
+
+def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBackend,
+             out: TextIO) -> dict[str, float]:
+    """The format warm-up of a model built for the signal language (nothing for other models), then the
+    hint-following check (``warmup.min_hinted_win_rate``) with its extra rounds."""
+    settings = config.warmup
+    if config.design.language != "signal" or settings.agent_steps + settings.designer_steps == 0:
+        return {}
+    rng = random.Random(config.run.seed)
+    # Example counts in proportion to the steps, so batches mix the roles in that proportion.
+    examples = (warmup.agent_examples(backend, rng, 8 * settings.agent_steps, follow_hints=settings.follow_hints)
+                + warmup.designer_examples(config.loop.skills, rng, 8 * settings.designer_steps))
+    steps = settings.agent_steps + settings.designer_steps
+    losses = _supervised(model, tokenizer, examples, steps, settings, rng, out, "format warm-up")
+    figures = {"warmup_loss_first": losses[0], "warmup_loss_last": losses[-1]} if losses else {}
+    if not settings.min_hinted_win_rate or not losses:
+        return figures
+    policy = TransformersPolicy(model, tokenizer, name="warm-up check")
+    check_rng = random.Random(config.run.seed + 1)
+    for round_ in range(settings.extra_rounds + 1):
+        rate = asyncio.run(warmup.hinted_win_rate(policy, backend, check_rng, episodes=settings.check_episodes,
+                                                  rollout=config.rollout()))
+        figures.update(warmup_hinted_win_rate=rate, warmup_extra_rounds=float(round_))
+        if rate >= settings.min_hinted_win_rate:
+            return figures
+        if round_ == settings.extra_rounds:
+            break
+        out.write(f"hint-following check: hinted win rate {rate:.2f} < {settings.min_hinted_win_rate:.2f}; "
+                  f"warm-up round {round_ + 2}\n")
+        more = _supervised(model, tokenizer, examples, max(1, steps // 2), settings, rng, out,
+                           f"warm-up round {round_ + 2}")
+        figures["warmup_loss_last"] = more[-1]
+    raise RunFailed(f"the warm-up did not teach the agent to follow hints: hinted win rate "
+                    f"{figures['warmup_hinted_win_rate']:.2f} over {settings.check_episodes} games after "
+                    f"{settings.extra_rounds} extra round(s), below warmup.min_hinted_win_rate = "
+                    f"{settings.min_hinted_win_rate:.2f}; without it self-play has no regret to pay the designer "
+                    f"with (raise warmup.agent_steps or warmup.extra_rounds, or try another run.seed)")
+
+
+def _supervised(model: Any, tokenizer: Any, examples: Sequence[warmup.WarmupExample], steps: int,
+                settings: WarmupSection, rng: random.Random, out: TextIO, title: str) -> list[float]:
+    progress = progress_bar(out, total=steps, desc=title, unit="step")
+    losses = warmup.supervised_steps(
+        model, tokenizer, examples, steps=steps, batch_size=settings.batch_size,
+        learning_rate=settings.learning_rate, rng=rng, schedule=settings.schedule,
+        on_step=lambda _, loss: (progress.set_postfix(loss=f"{loss:.3f}", refresh=False), progress.update(1)))
+    progress.close()
+    return losses

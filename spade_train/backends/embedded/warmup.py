@@ -1,0 +1,209 @@
+"""Format warm-up: a few supervised steps that teach a from-scratch model the *shape* of each reply.
+
+SPADE starts from an instruct model that already answers in the format it is asked for. A randomly
+initialised model does not: it would spend the whole CPU budget discovering that a reply is
+``\\boxed{ move }``. The warm-up stands in for instruction tuning, and only for that:
+
+- agent: contexts from real episodes of rendered environments. Without a hint, a context is answered
+  with a move drawn uniformly, so the model learns "answer with a move in this format" and nothing
+  about which move (every code is as likely as any other). With a hint (``follow_hints``), it is
+  answered with the move the hint's code gives the colour shown: an instruct model reads a hint it is
+  given, a model built from scratch cannot, and without that ability a hint is noise, regret is zero or
+  negative, and the designer has nothing to learn from. This teaches *reading* a hint, never which code
+  an unhinted game uses: the agent's no-hint play starts at chance;
+- designer: its real prompts, answered with a design whose every slot is drawn uniformly, so it
+  learns the ``slot=value`` syntax and nothing about which designs pass the checker.
+
+What the run then shows (valid designs, rules learnt, regret) comes from self-play alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spade_envs.contract.episode import inject_hint
+from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.errors import EnvRuntimeError
+from spade_envs.runtime.threads import SessionThreads
+from spade_train.designer.prompts import DesignerPrompt
+from spade_train.designer.signal_language import (
+    AGENT_ACTION,
+    AGENT_SYSTEM,
+    CLASS_NAME,
+    MOVES,
+    SignalDesign,
+    SignalDesignLanguage,
+    all_designs,
+    random_design,
+    render_environment,
+)
+from spade_train.policies.base import Message
+from spade_train.rollout import RolloutConfig, play_episode
+
+
+@dataclass(frozen=True)
+class WarmupExample:
+    messages: list[Message]
+    target: str
+
+
+def agent_examples(
+    backend: ExecutionBackend, rng: random.Random, count: int, *, designs: int = 24, episodes_per_design: int = 40,
+    follow_hints: bool = True,
+) -> list[WarmupExample]:
+    """Contexts from real episodes of rendered environments, answered with a uniformly random move, or,
+    in a hinted episode with ``follow_hints``, the move the hint's code gives the colour shown.
+
+    Unhinted episodes are played with random moves, so the contexts include later turns ("correct ...",
+    "wrong ...") as rollouts will show them.
+    """
+    contexts: list[WarmupExample] = []
+    candidates = all_designs()
+    rng.shuffle(candidates)
+    for design in candidates[:designs]:
+        try:
+            with backend.open_session(render_environment(design), class_name=CLASS_NAME) as session:
+                for _ in range(episodes_per_design):
+                    first = session.reset(rng.randrange(2**31)).observation
+                    hinted = rng.random() < 0.5
+                    shown = inject_hint(first, design.hint) if hinted else first
+                    # The rendered environment's solution() is the moves its code gives the signals.
+                    following = list(session.solution()) if hinted and follow_hints else []
+                    messages: list[Message] = [{"role": "system", "content": AGENT_SYSTEM},
+                                               {"role": "user", "content": shown}]
+                    for turn in range(design.length + design.lives):
+                        move = following[turn] if turn < len(following) else rng.choice(MOVES)
+                        action = AGENT_ACTION.format(move=move)
+                        contexts.append(WarmupExample(messages=list(messages), target=action))
+                        step = session.step(action)
+                        if step.done:
+                            break
+                        messages += [{"role": "assistant", "content": action},
+                                     {"role": "user", "content": step.observation}]
+        except EnvRuntimeError:
+            continue  # a design whose reset raises has no episodes to learn the format from
+    return [rng.choice(contexts) for _ in range(count)] if contexts else []
+
+
+def designer_examples(skills: Sequence[str], rng: random.Random, count: int) -> list[WarmupExample]:
+    """Designer prompts (with random example designs, as memory would show) answered with random designs."""
+    language = SignalDesignLanguage()
+    examples = []
+    for _ in range(count):
+        shown = [_FakeExample(render_environment(random_design(rng)), rng.choice(("positive", "negative")))
+                 for _ in range(rng.randrange(4))]
+        prompt = DesignerPrompt(kind="multi_turn_game", skill=rng.choice(list(skills)), examples=tuple(shown))
+        examples.append(WarmupExample(messages=language.messages(prompt), target=str(random_design(rng))))
+    return examples
+
+
+@dataclass(frozen=True)
+class _FakeExample:
+    """A memory example as ``DesignerPrompt`` expects one (only ``code`` and ``label`` are shown)."""
+
+    code: str
+    label: str
+    skill: str = "warm-up"
+    win_rate: float = 0.5
+    regret: float = 0.0
+
+
+def learning_rate_at(step: int, steps: int, peak: float, schedule: str) -> float:
+    """The warm-up's learning rate at ``step`` of ``steps``: ``peak`` throughout ("constant"), or ("cosine")
+    a linear ramp over the first tenth of the steps, then a cosine decay to a tenth of ``peak``."""
+    if schedule == "constant":
+        return peak
+    if schedule != "cosine":
+        raise ValueError(f"unknown warm-up schedule {schedule!r}; choose 'cosine' or 'constant'")
+    ramp = max(1, steps // 10)
+    if step < ramp:
+        return peak * (step + 1) / ramp
+    progress = (step - ramp) / max(1, steps - ramp)
+    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def supervised_steps(
+    model: Any,
+    tokenizer: Any,
+    examples: Sequence[WarmupExample],
+    *,
+    steps: int,
+    batch_size: int,
+    learning_rate: float,
+    rng: random.Random,
+    schedule: str = "constant",
+    on_step: Callable[[int, float], None] | None = None,
+) -> list[float]:
+    """Cross-entropy on the target tokens (and the end-of-turn token) only; returns the losses.
+    ``schedule``: the learning rate over the steps (``learning_rate_at``)."""
+    import torch
+
+    if steps == 0 or not examples:
+        return []
+    encoded = []
+    for example in examples:
+        prompt = tokenizer.apply_chat_template(example.messages, add_generation_prompt=True, tokenize=False)
+        prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
+        target_ids = tokenizer(example.target, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+        encoded.append((prompt_ids, target_ids))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    pad = tokenizer.pad_token_id
+    losses = []
+    model.train()
+    for step in range(steps):
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate_at(step, steps, learning_rate, schedule)
+        batch = [encoded[rng.randrange(len(encoded))] for _ in range(batch_size)]
+        width = max(len(p) + len(t) for p, t in batch)
+        ids = torch.full((len(batch), width), pad, dtype=torch.long)
+        labels = torch.full((len(batch), width), -100, dtype=torch.long)
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, (prompt_ids, target_ids) in enumerate(batch):
+            sequence = prompt_ids + target_ids
+            ids[row, : len(sequence)] = torch.tensor(sequence)
+            labels[row, len(prompt_ids): len(sequence)] = torch.tensor(target_ids)
+            mask[row, : len(sequence)] = 1
+        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        if on_step is not None:
+            on_step(step, losses[-1])
+    model.eval()
+    return losses
+
+
+async def hinted_win_rate(policy: Any, backend: ExecutionBackend, rng: random.Random, *, episodes: int,
+                          rollout: RolloutConfig) -> float:
+    """The share of ``episodes`` hinted games the model wins, each of a design drawn uniformly from the
+    language and played in the sandbox as the run plays it (the run's agent sampling, seeded per turn).
+
+    This is what the warm-up is for: a from-scratch model that has not learnt to follow the hint gives
+    self-play no regret to pay the designer with (measured: a seed whose warm-up left a hinted win rate
+    of 0.22 had regret about 0 for almost every design)."""
+    designs = [random_design(rng) for _ in range(episodes)]
+    seeds = [rng.randrange(2**31) for _ in range(episodes)]
+    pool = SessionThreads(backend)
+
+    async def one(design: SignalDesign, seed: int) -> bool:
+        code = render_environment(design)
+        try:
+            session = await pool.run_async(lambda: backend.open_session(code, class_name=CLASS_NAME))
+        except EnvRuntimeError:
+            return False
+        try:
+            return (await play_episode(policy, session, pool, seed=seed, hint=design.hint, config=rollout)).won
+        finally:
+            await pool.run_async(session.close)
+
+    try:
+        won = await asyncio.gather(*(one(design, seed) for design, seed in zip(designs, seeds)))
+    finally:
+        pool.close()
+    return sum(won) / len(won) if won else 0.0

@@ -1,0 +1,226 @@
+"""The shared self-play state as a Ray named actor, and the executor's client for it.
+
+The driver starts one actor per run, named after the run directory; every rollout engine finds it by
+the name in its rows' labels. The actor runs one call at a time, which is what the SQLite memory and the
+lease bookkeeping want; calls are short (milliseconds), so it is not a bottleneck next to generation.
+
+Resilience:
+
+- **placement** prefers the driver's node but is soft: a head node started with ``--num-cpus 0`` (common
+  on KubeRay) takes no actor, and the actor then starts wherever a CPU is free. Its memory database is
+  on that node's local disk and its checkpoints in the run directory, so any node will do.
+- **timeouts** on every call: the driver's (``start_state_actor``, ``finish_state``) and the executor's
+  (``RayStateClient``, ``openrlhf.state_timeout_s``). A call over it fails that one sample (the
+  executor's fault barrier), never the job.
+- **restarts**: Ray restarts a dead actor up to ``openrlhf.state_restarts`` times; ``StateActor`` then
+  restores the state's latest checkpoint (``state/latest``). Calls in flight when it died fail (they
+  are not retried: recording a design twice would count it twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import hashlib
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from spade_train.backends.openrlhf.pending import RipeSample, StoredSample
+from spade_train.backends.openrlhf.shared_state import Lease, Restore, RowPlan, SharedState, StateError
+from spade_train.config.sections import RunConfig
+from spade_train.loop.summary import AttemptSummary
+from spade_train.memory import NearDuplicate
+
+NAMESPACE = "spade"
+
+
+@contextmanager
+def sandbox_trap_handlers_kept() -> Iterator[None]:
+    """Put back, after the block, the native trap-signal handlers in place before it.
+
+    wasmtime turns a trap in guest code (an abort, a stack overflow) into an error through its own
+    SIGILL/SIGSEGV/SIGBUS/SIGFPE handlers, installed when the first engine is made. ``ray.init`` installs
+    handlers over them (absl's failure handler in its core worker, Python's faulthandler) and
+    ``ray.shutdown`` changes them again; from then on a trapping environment kills the whole process
+    instead of raising ``EnvCrashError`` (measured with the hostile ``raise_signal`` program, in a script
+    and in a pytest worker). Processes where Ray starts before any engine (Ray's workers and actors)
+    never need this; a driver that validated environments before starting Ray does.
+    """
+    saved = _trap_handlers()
+    try:
+        yield
+    finally:
+        _restore_trap_handlers(saved)
+
+
+def init_ray(**options: Any) -> None:
+    """``ray.init`` that leaves this process's WebAssembly sandbox working (see above)."""
+    import ray
+
+    with sandbox_trap_handlers_kept():
+        ray.init(**options)
+
+
+def shutdown_ray() -> None:
+    """``ray.shutdown`` that leaves this process's WebAssembly sandbox working (see above)."""
+    import ray
+
+    with sandbox_trap_handlers_kept():
+        ray.shutdown()
+
+
+_TRAP_SIGNALS = ("SIGILL", "SIGSEGV", "SIGBUS", "SIGFPE")
+_SIGACTION_BYTES = 512
+"""More than any platform's ``struct sigaction``: the handler is copied as opaque bytes."""
+
+
+def _trap_handlers() -> dict[int, Any]:
+    """The native handlers of the trap signals, as opaque ``struct sigaction`` buffers (POSIX only)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        sigaction = libc.sigaction
+    except (OSError, AttributeError):  # no sigaction (Windows): nothing to keep
+        return {}
+    saved = {}
+    for name in _TRAP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        buffer = ctypes.create_string_buffer(_SIGACTION_BYTES)
+        if sigaction(int(number), None, buffer) == 0:
+            saved[int(number)] = buffer
+    return saved
+
+
+def _restore_trap_handlers(saved: dict[int, Any]) -> None:
+    if not saved:
+        return
+    sigaction = ctypes.CDLL(None, use_errno=True).sigaction
+    for number, buffer in saved.items():
+        sigaction(number, buffer, None)
+
+
+def state_actor_name(run_dir: Path) -> str:
+    """A name unique to the run directory (its absolute path), readable in the Ray dashboard."""
+    resolved = str(Path(run_dir).resolve())
+    return f"spade-state-{Path(resolved).name[:40]}-{hashlib.sha256(resolved.encode()).hexdigest()[:10]}"
+
+
+class StateActor(SharedState):
+    """``SharedState`` as the run's actor: a restart by Ray continues from the latest checkpoint."""
+
+    def __init__(self, config: RunConfig, run_dir: str, *, restore: Restore = None) -> None:
+        import ray
+
+        if ray.get_runtime_context().was_current_actor_reconstructed:
+            restore = "latest"
+        super().__init__(config, run_dir, restore=restore)
+
+    def where(self) -> str:
+        """The id of the node the actor runs on."""
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+
+
+def start_state_actor(config: RunConfig, run_dir: Path, *, restore: Restore, name: str | None = None) -> Any:
+    """Create the run's shared-state actor and wait until it is ready; returns its handle.
+
+    Must be called where ``ray.init`` has run. ``restore``: see ``shared_state.Restore``. A constructor
+    error (a bad pool directory) or an actor that cannot be placed within ``openrlhf.state_timeout_s``
+    is a ``StateError``.
+    """
+    import ray
+    from ray.exceptions import GetTimeoutError, RayActorError
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = ray.get_runtime_context().get_node_id()
+    section = config.openrlhf
+    handle = ray.remote(StateActor).options(
+        name=name or state_actor_name(run_dir), namespace=NAMESPACE, num_cpus=1, max_concurrency=1,
+        max_restarts=section.state_restarts, max_task_retries=0,
+        scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=here, soft=True),
+    ).remote(config, str(Path(run_dir).resolve()), restore=restore)
+    try:
+        summary = ray.get(handle.summary.remote(), timeout=section.state_timeout_s)
+    except GetTimeoutError:
+        ray.kill(handle, no_restart=True)
+        raise StateError(f"the shared-state actor did not start within {section.state_timeout_s:g} s: the "
+                         "cluster has no node with a free CPU for it (see `ray status`)") from None
+    except RayActorError as error:
+        ray.kill(handle, no_restart=True)
+        cause = error.__cause__ or error
+        raise StateError(f"the shared-state actor failed to start: {' '.join(str(cause).split())[-400:]}") from None
+    print(f"spade shared state: {summary}", flush=True)
+    return handle
+
+
+def finish_state(handle: Any, timeout_s: float) -> int | None:
+    """Checkpoint the state and export its pool (``SharedState.finish``); None if the actor is gone."""
+    import ray
+    from ray.exceptions import GetTimeoutError, RayActorError
+
+    try:
+        return ray.get(handle.finish.remote(), timeout=timeout_s)
+    except (GetTimeoutError, RayActorError):
+        return None
+
+
+class RayStateClient:
+    """A ``StateClient`` over the named actor (awaitable calls from the executor's event loop).
+
+    Every call fails with ``TimeoutError`` after ``timeout_s`` (the executor sets it from
+    ``openrlhf.state_timeout_s`` once it has read the settings).
+    """
+
+    def __init__(self, handle: Any, timeout_s: float = 300.0) -> None:
+        self.handle = handle
+        self.timeout_s = timeout_s
+
+    @classmethod
+    def connect(cls, name: str, namespace: str = NAMESPACE) -> RayStateClient:
+        import ray
+
+        return cls(ray.get_actor(name, namespace=namespace))
+
+    async def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return await asyncio.wait_for(getattr(self.handle, method).remote(*args, **kwargs), timeout=self.timeout_s)
+
+    async def settings(self) -> dict[str, Any]:
+        return await self._call("settings")
+
+    async def plan_row(self, row: int, samples: int, skill: str, kind: str) -> RowPlan:
+        return await self._call("plan_row", row, samples, skill, kind)
+
+    async def near_duplicates(self, code: str, threshold: float) -> list[NearDuplicate]:
+        return await self._call("near_duplicates", code, threshold)
+
+    async def record_design(self, row: int, summary: AttemptSummary) -> bool:
+        return await self._call("record_design", row, summary)
+
+    async def lease(self, row: int, samples: int, hinted: bool) -> Lease:
+        return await self._call("lease", row, samples, hinted)
+
+    async def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
+                             step: int | None = None, hinted: bool = False, timed_out: bool = False) -> None:
+        await self._call("report_episode", env_id, episode_return, won, env_error, step=step, hinted=hinted,
+                         timed_out=timed_out)
+
+    async def replan_row(self, row: int, step: int, skill: str, kind: str, sample: int) -> RowPlan:
+        return await self._call("replan_row", row, step, skill, kind, sample)
+
+    async def record_window_design(self, row: int, sample: int, summary: AttemptSummary,
+                                   stored: StoredSample | None) -> bool:
+        return await self._call("record_window_design", row, sample, summary, stored)
+
+    async def ripe_sample(self, row: int, sample: int, samples: int) -> RipeSample | None:
+        return await self._call("ripe_sample", row, sample, samples)
+
+    async def report_hint_play(self, env_id: str, episode_return: float) -> None:
+        await self._call("report_hint_play", env_id, episode_return)
+
+    async def finish_row(self, row: int, kept: bool, faults: int) -> int:
+        return await self._call("finish_row", row, kept, faults)

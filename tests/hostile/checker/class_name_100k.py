@@ -1,0 +1,41 @@
+# verdict: valid
+# static: passes
+# attack: the class's __name__ is 100,000 characters long; the host keeps a bounded name.
+import random
+import re
+
+
+class LongNameEnv:
+    """Guess the hidden number; one guess per turn."""
+
+    def __init__(self, max_turns=5, **kwargs):
+        self.max_turns = max_turns
+        self.reset()
+
+    def reset(self, seed=None):
+        self.rng = random.Random(seed)
+        self.target = self.rng.randint(100, 999)
+        self.offset = self.rng.randint(2, 9)
+        self.turn = 0
+        self.done = False
+        return f"Guess the number, answer as \\boxed{{n}}. It is {self.target - self.offset} plus {self.offset}.", {}
+
+    def step(self, action):
+        if self.done:
+            return "over", 0.0, True, False, {}
+        self.turn += 1
+        found = re.findall(r"\\boxed\{([^{}]*)\}", action)
+        if found and found[-1].strip() == str(self.target):
+            self.done = True
+            return "correct", 1.0, True, False, {}
+        self.done = self.turn >= self.max_turns
+        return "wrong", 0.0, False, self.done, {}
+
+    def solution(self):
+        return str(self.target)
+
+    def close(self):
+        pass
+
+
+LongNameEnv.__name__ = "Long" + "n" * 100_000 + "Env"

@@ -1,0 +1,50 @@
+# verdict: invalid
+# findings: garbage_actions
+# never: timeout
+# tier: contract
+# static: passes
+# backends: wasm process
+# message: EnvTimeoutError (an exception class of the environment)
+# attack: step() raises its own class named EnvTimeoutError with the host's timeout wording, to pass
+#         a crash off as a timeout (or a timeout as the host's fault).
+import random
+import re
+
+
+class EnvTimeoutError(Exception):
+    pass
+
+
+class FakeTimeoutEnv:
+    """Guess the hidden number; one guess per turn."""
+
+    def __init__(self, max_turns=5, **kwargs):
+        self.max_turns = max_turns
+        self.reset()
+
+    def reset(self, seed=None):
+        self.rng = random.Random(seed)
+        self.target = self.rng.randint(100, 999)
+        self.offset = self.rng.randint(2, 9)
+        self.turn = 0
+        self.done = False
+        return f"Guess the number, answer as \\boxed{{n}}. It is {self.target - self.offset} plus {self.offset}.", {}
+
+    def step(self, action):
+        if self.done:
+            return "over", 0.0, True, False, {}
+        self.turn += 1
+        if not action:
+            raise EnvTimeoutError("the environment's step() ran longer than 10 s; the host is overloaded")
+        found = re.findall(r"\\boxed\{([^{}]*)\}", action)
+        if found and found[-1].strip() == str(self.target):
+            self.done = True
+            return "correct", 1.0, True, False, {}
+        self.done = self.turn >= self.max_turns
+        return "wrong", 0.0, False, self.done, {}
+
+    def solution(self):
+        return str(self.target)
+
+    def close(self):
+        pass

@@ -1,0 +1,46 @@
+# verdict: invalid
+# findings: timeout
+# never: feasible trivially_solvable
+# tier: contract
+# static: passes
+# backends: wasm process
+# attack: step() loops forever on one of the garbage probes; the report must blame the contract tier,
+#         not pass it and fail feasibility.
+import random
+import re
+
+
+class GarbageLoopEnv:
+    """Guess the hidden number; one guess per turn."""
+
+    def __init__(self, max_turns=5, **kwargs):
+        self.max_turns = max_turns
+        self.reset()
+
+    def reset(self, seed=None):
+        self.rng = random.Random(seed)
+        self.target = self.rng.randint(100, 999)
+        self.offset = self.rng.randint(2, 9)
+        self.turn = 0
+        self.done = False
+        return f"Guess the number, answer as \\boxed{{n}}. It is {self.target - self.offset} plus {self.offset}.", {}
+
+    def step(self, action):
+        if self.done:
+            return "over", 0.0, True, False, {}
+        self.turn += 1
+        if action.startswith("}"):
+            while True:
+                pass
+        found = re.findall(r"\\boxed\{([^{}]*)\}", action)
+        if found and found[-1].strip() == str(self.target):
+            self.done = True
+            return "correct", 1.0, True, False, {}
+        self.done = self.turn >= self.max_turns
+        return "wrong", 0.0, False, self.done, {}
+
+    def solution(self):
+        return str(self.target)
+
+    def close(self):
+        pass

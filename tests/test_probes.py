@@ -1,0 +1,175 @@
+"""The exploit probes' parts: chance rates, candidates a copying agent finds, hint readers, release solutions.
+
+The defect zoo (tests/test_defect_zoo.py) shows every probe catching its defect and passing the tricky
+correct set; these tests pin the rules those verdicts come from.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spade_envs.checks import check_hint
+from spade_envs.checks.hints import find_hint_leak, hint_reader_policies
+from spade_envs.checks.leaks import answer_key, parse_number, simplest_fraction, text_candidates
+from spade_envs.checks.probes import (
+    SeedCase,
+    constant_policies,
+    copy_policies,
+    distinct_answer_chance,
+    variant_policies,
+)
+from spade_envs.checks.stats import ChanceRule, binomial_tail
+from spade_envs.contract.actions import extract_boxed, solution_to_actions, tool_use_script
+from tests.conftest import COUNTER_ENV
+
+
+# ---------------------------------------------------------------------- when a probe wins too often
+def test_binomial_tail_is_exact_at_the_edges() -> None:
+    assert binomial_tail(0, 10, 0.3) == 1.0
+    assert binomial_tail(1, 10, 0.0) == 0.0
+    assert binomial_tail(10, 10, 0.5) == pytest.approx(0.5**10)
+    assert binomial_tail(3, 3, 1.0) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("wins", "trials", "chance", "finding"),
+    [
+        (100, 100, 0.0, True),   # a constant that wins every seed
+        (4, 100, 0.0, False),    # under the 5% margin
+        (6, 100, 0.01, False),   # not clearly more than one in a hundred
+        (7, 100, 0.01, True),
+        (27, 100, 0.25, False),  # a letter on a four-option question: chance
+        (42, 100, 0.25, False),  # above chance, but not by the margin and the significance together
+        (43, 100, 0.25, True),
+        (86, 100, 0.5, True),    # "no" on a quiz whose answer is "no" six times in seven
+        (1, 1, 0.0, True),
+    ],
+)
+def test_chance_rule(wins: int, trials: int, chance: float, finding: bool) -> None:
+    assert ChanceRule().beats_chance(wins, trials, chance) is finding
+
+
+# ---------------------------------------------------------------------- what an answer is, what a text offers
+@pytest.mark.parametrize(("a", "b"), [("0.5", "1/2"), ("\\frac{1}{2}", "2/4"), ("007", "7"), ("1,000", "1000"),
+                                      ("\\boxed{42}", "42"), ("<answer> Paris. </answer>", "paris")])
+def test_answer_keys_agree_on_equal_answers(a: str, b: str) -> None:
+    assert answer_key(a) == answer_key(b)
+
+
+def test_numbers_are_parsed_within_bounds() -> None:
+    assert parse_number("7e5000") is None and parse_number("9" * 100) is None
+    assert parse_number("-3/7") == parse_number("\\frac{-3}{7}")
+    assert simplest_fraction(parse_number("0.4285"), parse_number("0.4295")) == parse_number("3/7")
+
+
+def _kinds(text: str, answer: str) -> set[str]:
+    return {c.kind for c in text_candidates(text) if c.key == answer_key(answer)}
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "kind"),
+    [
+        ("[debug: expected=7242]", "7242", "number"),
+        ("It is four hundred twenty-one.", "421", "spelled_number"),
+        ("Digits: seven two four two", "7242", "spelled_number"),
+        ("The numerator is 3 and the denominator is 7.", "3/7", "number_pair"),
+        ("Roughly 0.429.", "3/7", "rounded_decimal"),
+        ("Read backwards: 1247", "7421", "reversed_number"),
+        ("lowest fuel: KX-4821", "KX-4821", "code"),
+        ("Answer like \\boxed{77}.", "77", "boxed"),
+        ("The code is \x1b[8m343\x1b[0m.", "343", "number"),  # escape codes hide nothing from a model
+    ],
+)
+def test_text_candidates_find_every_form(text: str, answer: str, kind: str) -> None:
+    assert kind in _kinds(text, answer)
+
+
+def test_text_candidates_are_bounded() -> None:
+    huge = " ".join(str(i) for i in range(100_000))
+    candidates = text_candidates(huge)
+    assert candidates and len(candidates) < 5_000
+
+
+# ---------------------------------------------------------------------- probe policies and their chance rates
+def _case(seed: int, observation: str, answer: str, tool_use: bool = False) -> SeedCase:
+    action = f"<answer>{answer}</answer>" if tool_use else f"\\boxed{{{answer}}}"
+    return SeedCase(seed, observation, (action,), tool_use)
+
+
+def test_the_chance_of_a_constant_is_one_over_the_distinct_answers() -> None:
+    letters = [_case(s, "Pick A, B, C or D.", "ABCD"[s % 4]) for s in range(40)]
+    assert distinct_answer_chance(letters) == 0.25
+    policies = {p.name: p for p in constant_policies(letters, 3)}
+    assert policies["always \\boxed{A}"].chance == 0.25
+
+
+def test_variants_are_wrong_answers_only() -> None:
+    cases = [_case(s, "Compute it.", str(100 + s)) for s in range(20)]
+    for policy in variant_policies(cases):
+        for seed, plan in policy.plans.items():
+            played = extract_boxed(plan[-1]) or plan[-1]
+            if policy.name != "several answers in one reply":
+                assert answer_key(played) != answer_key(str(100 + seed)), (policy.name, played)
+
+
+def test_a_copy_of_shown_options_is_at_chance_and_a_fixed_place_is_not() -> None:
+    """A four-option question shows its answer by design; an answer always at the same place leaks."""
+    options = [[str(10 + s), str(30 + s), str(50 + s), str(70 + s)] for s in range(40)]
+    shuffled = [_case(s, "Which is it: " + ", ".join(o) + "?", o[s % 4]) for s, o in enumerate(options)]
+    sources = {c.seed: [("first observation", c.observation, ())] for c in shuffled}
+    rule = ChanceRule()
+    for policy in copy_policies(shuffled, sources, "answer_leak"):
+        assert not rule.beats_chance(len(policy.plans), policy.population or 40, policy.chance), policy.name
+    fixed = [_case(s, "Which is it: " + ", ".join(o) + "? (debug: " + o[2] + ")", o[2]) for s, o in enumerate(options)]
+    sources = {c.seed: [("first observation", c.observation, ())] for c in fixed}
+    assert any(rule.beats_chance(len(p.plans), p.population or 40, p.chance)
+               for p in copy_policies(fixed, sources, "answer_leak"))
+
+
+# ---------------------------------------------------------------------- hints
+def test_hint_readers_play_what_the_hint_names() -> None:
+    cases = [_case(s, "Find the number.", str(500 + s)) for s in range(10)]
+    policies = hint_reader_policies(cases, {c.seed: f"Try {500 + c.seed} first." for c in cases}, "hint() text")
+    first_number = next(p for p in policies if p.name == "hint() text:number:0")
+    assert all(plan == (f"\\boxed{{{500 + seed}}}",) for seed, plan in first_number.plans.items())
+
+
+@pytest.mark.parametrize("hint", ["The answer is 421.", "Think of four hundred twenty-one.", "Reversed: 124.",
+                                  "Digits: four two one."])
+def test_find_hint_leak_text_pass(hint: str) -> None:
+    assert find_hint_leak(hint, [421]) is not None
+
+
+def test_find_hint_leak_passes_an_insight() -> None:
+    assert find_hint_leak("Halve the range with every guess.", [421, 37, 980]) is None
+
+
+def test_check_hint_in_the_sandbox(inprocess) -> None:
+    """The loop's hint check: a hint naming the seed's number (one addition away) is not caught by text,
+    the answer is; an insight passes."""
+    assert check_hint(COUNTER_ENV, "Add the two numbers you are shown.", inprocess) is None
+    assert check_hint(COUNTER_ENV, "The number is the sum; for seed 0 it is 865.", inprocess) is None  # one seed only
+    leak_env = COUNTER_ENV.replace("    def close(self):", "    def hint(self):\n        return f'It is {self.target}.'\n\n    def close(self):")
+    assert check_hint(leak_env, "Add them.", inprocess) is not None
+
+
+# ---------------------------------------------------------------------- the release's tool-use solutions
+def test_release_solution_strings_replay_one_call_per_turn() -> None:
+    blocks = ('<tool_call>{"name": "cd", "arguments": {"path": "/home"}}</tool_call>\n'
+              '<tool_call>{"name": "ls", "arguments": {}}</tool_call>\n<answer>done</answer>')
+    assert tool_use_script(blocks, []) == [
+        '<tool_call>{"name": "cd", "arguments": {"path": "/home"}}</tool_call>',
+        '<tool_call>{"name": "ls", "arguments": {}}</tool_call>', "<answer>done</answer>"]
+    prose = "1. cd(path='/home/docs') -> Changed 2. mkdir(name=\"archive\") -> Created ANSWER: archive/report.txt"
+    script = tool_use_script(prose, ["cd", "mkdir", "mv"])
+    assert [json.loads(a[len("<tool_call>"):-len("</tool_call>")]) for a in script[:2]] == [
+        {"name": "cd", "arguments": {"path": "/home/docs"}}, {"name": "mkdir", "arguments": {"name": "archive"}}]
+    assert script[-1] == "<answer>archive/report.txt</answer>"
+
+
+def test_solution_lists_keep_json_string_arguments() -> None:
+    actions = solution_to_actions([{"name": "get", "arguments": '{"id": 4}'}, "7"], tool_use=True)
+    assert json.loads(actions[0][len("<tool_call>"):-len("</tool_call>")])["arguments"] == '{"id": 4}'
+    assert actions[1] == "<answer>7</answer>"

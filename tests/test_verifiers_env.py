@@ -1,0 +1,127 @@
+"""A pool as a verifiers environment, run by verifiers' own evaluation loop against local servers.
+
+Two OpenAI-compatible servers on 127.0.0.1 (``PolicyServer``, what ``spade-eval serve`` starts): one
+serves a scripted agent that reads the hint and plays the solution, so every reward is known; the other
+the tiny transformers model, whose rewards are checked against a replay of its replies in a fresh
+sandbox session. Skips where verifiers is not installed (``pip install 'spade-toolkit[interop]'``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+vf = pytest.importorskip("verifiers")
+
+from spade_envs.contract.actions import solution_to_actions
+from spade_envs.interop.pool_env import PoolEnvironment, SandboxedPoolEnv, load_pool, sandbox_backend
+from spade_envs.interop.verifiers_env import SpadePoolEnv, reply_as_action
+from spade_envs.pool import PoolError
+from spade_envs.spec.models import EnvSpec, env_id_for
+from spade_train.policies.scripted import ScriptedPolicy
+from spade_train.policies.serve import PolicyServer
+from tests.demo_pool import TOOL_ENV, demo_pool, signal_agent  # noqa: F401 - the session fixture
+from tests.served_model import served_tiny_model, tiny_model_dir  # noqa: F401 - session fixtures
+
+HUB_PACKAGE = Path(__file__).resolve().parent.parent / "environments" / "spade_pool_env"
+SEEDS = 2
+
+
+@pytest.fixture(scope="module")
+def pool_env(demo_pool, monkeypatch_module) -> SpadePoolEnv:  # noqa: F811
+    """Loaded the way verifiers loads a hub environment: by its id, through the package's module."""
+    monkeypatch_module.syspath_prepend(str(HUB_PACKAGE))
+    env = vf.load_environment("spade-pool-env", pool=str(demo_pool), seeds_per_env=SEEDS, hinted=True)
+    assert isinstance(env, SpadePoolEnv) and env.env_id == "spade-pool-env"
+    return env
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def client_for(server: PolicyServer, monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.setenv("SPADE_LOCAL_KEY", "local")  # the local server needs no key; the client wants one
+    return vf.ClientConfig(api_base_url=server.url, api_key_var="SPADE_LOCAL_KEY", max_retries=0)
+
+
+def solution_script(demo_pool: Path) -> dict[str, list[str]]:  # noqa: F811
+    """First observation -> the tool environment's solution actions, read in the sandbox."""
+    (tools,) = [e for e in load_pool(demo_pool) if e.spec.kind == "tool_use"]
+    scripts = {}
+    with sandbox_backend().open_session(tools.source, class_name=tools.spec.class_name) as session:
+        for seed in range(SEEDS):
+            first = session.reset(seed).observation
+            scripts[first] = solution_to_actions(session.solution(), tool_use=True)
+    return scripts
+
+
+def test_verifiers_evaluation_pays_what_the_environments_pay(pool_env, demo_pool, monkeypatch) -> None:  # noqa: F811
+    scripts = solution_script(demo_pool)
+
+    def agent(request) -> str:
+        users = [m["content"] for m in request.messages if m["role"] == "user"]
+        for first, actions in scripts.items():
+            if users[0].startswith(first):  # the tool environment: play its solution, one call per turn
+                return actions[min(len(users) - 1, len(actions) - 1)]
+        return signal_agent("\n".join(users))
+
+    with PolicyServer(ScriptedPolicy(agent, name="hint-reader"), port=0) as server:
+        results = pool_env.evaluate_sync(client=client_for(server, monkeypatch), model="hint-reader",
+                                         max_concurrent=4)
+    outputs = results["outputs"]
+    assert len(outputs) == 4 * SEEDS
+    for output in outputs:
+        assert output["error"] is None and output["stop_condition"] == "has_final_env_response"
+        assert output["reward"] == 1.0 and output["metrics"]["won"] == 1.0
+    tool_runs = [o for o in outputs if "<tool_call>" in str(o["completion"])]
+    assert len(tool_runs) == SEEDS and all(o["metrics"]["num_turns"] > 1 for o in tool_runs)
+    signal_runs = [o for o in outputs if o not in tool_runs]
+    assert all(o["metrics"]["env_reward_sum"] > 1.0 for o in signal_runs)  # 0.2 per right move, 1 for the win
+
+
+def test_tiny_model_rewards_match_a_replay_in_the_sandbox(demo_pool, served_tiny_model, monkeypatch) -> None:  # noqa: F811
+    # The signal games only: the tiny model has a 512-token context, too short for the tool environment.
+    env = vf.load_environment("spade_envs.interop.verifiers_env", pool=str(demo_pool), seeds_per_env=1,
+                              kinds=["multi_turn_game"])
+    results = env.evaluate_sync(client=client_for(served_tiny_model, monkeypatch), model="tiny-qwen2",
+                                sampling_args={"max_tokens": 6, "temperature": 0.0}, max_concurrent=4)
+    environments, backend = load_pool(demo_pool), sandbox_backend()
+    for output in results["outputs"]:
+        assert output["error"] is None and output["metrics"]["num_turns"] >= 1
+        info = output["info"] if isinstance(output["info"], dict) else json.loads(output["info"])
+        replies = [m for m in output["completion"] if getattr(m, "role", None) == "assistant"]
+        with SandboxedPoolEnv(environments, backend) as replay:
+            replay.reset(info["seed"], env_id=info["spade_env_id"])
+            for reply in replies:
+                replay.step(reply_as_action(reply))
+            assert output["reward"] == replay.episode_return
+            assert output["metrics"]["env_reward_sum"] == pytest.approx(sum(replay.rewards))
+
+
+def test_native_tool_calls_become_tool_call_tags() -> None:
+    message = vf.AssistantMessage(content="checking", tool_calls=[
+        vf.ToolCall(id="c1", name="lookup", arguments='{"sku": "A-1"}'),
+        vf.ToolCall(id="c2", name="count", arguments="not json {"),
+    ])
+    assert reply_as_action(message) == ('checking<tool_call>{"name": "lookup", "arguments": {"sku": "A-1"}}'
+                                        '</tool_call><tool_call>{"name": "count", "arguments": "not json {"}'
+                                        '</tool_call>')
+    assert reply_as_action(vf.AssistantMessage(content=None)) == ""
+    assert TOOL_ENV == "warehouse_tools"
+
+
+def test_an_environment_that_cannot_start_is_left_out_with_its_reason(demo_pool) -> None:  # noqa: F811
+    broken_code = ("class BrokenEnv:\n    def __init__(self, max_turns=3, **kwargs):\n        self.max_turns = 3\n"
+                   "    def reset(self, seed=None):\n        raise ValueError('no start')\n")
+    broken = PoolEnvironment(EnvSpec(id=env_id_for(broken_code), class_name="BrokenEnv", kind="single_answer",
+                                     skill="none", max_turns=3), broken_code)
+    good, backend = load_pool(demo_pool)[0], sandbox_backend()
+    env = SpadePoolEnv([broken, good], backend, seeds_per_env=1)
+    assert len(env.get_eval_dataset()) == 1 and "no start" in env.skipped[broken.id]
+    with pytest.raises(PoolError, match="no environment of the pool could start"):
+        SpadePoolEnv([broken], backend, seeds_per_env=1)

@@ -1,0 +1,76 @@
+# expect: fuzz_feasible
+"""Safe Cracker: open a four-dial safe from arithmetic clues (a defect-zoo environment).
+
+The defect: the count of wrong numbers is kept across episodes (reset() does not clear it), and
+solution() skips the first dial once a wrong number has been entered, so after a played episode and
+reset(seed) solution() no longer wins. The feasibility tier asks for solutions in an instance that has
+only seen right numbers; the fuzzer asks again after its own episodes. Apart from that, this is a
+complete, deterministic, winnable game.
+"""
+
+import random
+import re
+
+
+class SafeCrackerEnv:
+    """Enter the four dial numbers in order, one per turn; a wrong number spins the dials back."""
+
+    def __init__(self, max_turns=8, **kwargs):
+        self.max_turns = max_turns
+        self._code = [0, 0, 0, 0]
+        self._wrong = 0  # never cleared by reset(): the defect
+        self._progress = 0
+        self._turn = 0
+        self._done = False
+        self.reset()
+
+    def reset(self, seed=None):
+        rng = random.Random(seed)
+        p, q, d = rng.randint(11, 31), rng.randint(11, 31), rng.randint(5, 40)
+        self._code = [p * q + i * d for i in range(4)]
+        self._progress = 0
+        self._turn = 0
+        self._done = False
+        text = (
+            f"A safe has four dials. The first dial is set to {p} times {q}; each following dial is "
+            f"{d} more than the one before. Enter the dial numbers in order, one per turn, as "
+            f"\\boxed{{N}}. A wrong number spins all dials back to the start. You have {self.max_turns} turns."
+        )
+        return text, {}
+
+    def step(self, action):
+        if self._done:
+            return "The game is over; call reset() to play again.", 0.0, True, False, {}
+        self._turn += 1
+        found = re.findall(r"\\boxed\{\s*(-?\d{1,6})\s*\}", action)
+        reward, terminated = 0.0, False
+        if not found:
+            observation = "Invalid action: answer with \\boxed{N} for a whole number N."
+        else:
+            guess = int(found[-1])
+            if guess == self._code[self._progress]:
+                self._progress += 1
+                if self._progress == len(self._code):
+                    observation, reward, terminated = "Click! The safe opens. You win!", 1.0, True
+                else:
+                    observation = f"Click! Dial {self._progress} is set; {len(self._code) - self._progress} to go."
+            elif guess in self._code[self._progress + 1:]:
+                observation = "Not yet: that dial is further on. The dials spin back to the start."
+                self._progress = 0
+            else:
+                self._progress = 0
+                self._wrong += 1
+                observation = f"{guess} is wrong for this dial. The dials spin back to the start."
+        truncated = not terminated and self._turn >= self.max_turns
+        if truncated:
+            observation += " Out of turns; the safe stays shut."
+        self._done = terminated or truncated
+        return observation, reward, terminated, truncated, {"dials_set": self._progress}
+
+    def solution(self):
+        """The four dial numbers, in order."""
+        code = self._code[1:] if self._wrong else self._code  # defect: depends on earlier episodes
+        return [f"\\boxed{{{n}}}" for n in code]
+
+    def close(self):
+        pass
