@@ -14,8 +14,11 @@ is untrusted code.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,7 +57,8 @@ class MoveReader:
         """The next line without its newline; None at the end of the input (Ctrl-D, end of file)."""
         if self.interactive:
             try:
-                return input("\n" + PROMPT)
+                with signals_reach_readline():
+                    return input("\n" + PROMPT)
             except EOFError:
                 self.out.write("\n")
                 return None
@@ -62,6 +66,44 @@ class MoveReader:
         self.out.flush()
         line = self.stdin.readline()
         return line.rstrip("\n") if line else None
+
+
+NUDGE_SIGNAL = signal.SIGUSR1
+NUDGE_INTERVAL_S = 0.1
+
+
+@contextmanager
+def signals_reach_readline() -> Iterator[None]:
+    """Make a Ctrl-C typed at readline's prompt interrupt it at once, every time.
+
+    CPython's readline loop looks at pending signals only when its ``select()`` is interrupted. A
+    Ctrl-C that arrives while readline is busy (echoing a key, redrawing the line) is recorded and then
+    waits, unseen, until Enter: the person presses Ctrl-C and nothing happens. While the prompt is up, a
+    helper thread therefore interrupts the main thread's ``select()`` every ``NUDGE_INTERVAL_S`` with a
+    signal whose handler does nothing, so a recorded Ctrl-C is acted on within that time. The nudge is
+    restartable (``siginterrupt`` off), so it never cuts readline's own writes short.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_kill"):
+        yield
+        return
+    previous = signal.signal(NUDGE_SIGNAL, lambda signum, frame: None)
+    signal.siginterrupt(NUDGE_SIGNAL, False)
+    stop = threading.Event()
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def nudge() -> None:
+        while not stop.wait(NUDGE_INTERVAL_S):
+            signal.pthread_kill(main, NUDGE_SIGNAL)
+
+    nudger = threading.Thread(target=nudge, name="spade-play-nudge", daemon=True)
+    nudger.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        nudger.join()
+        signal.signal(NUDGE_SIGNAL, signal.SIG_DFL if previous is None else previous)
 
 
 @dataclass

@@ -266,3 +266,23 @@ def test_play_at_a_terminal_edits_recalls_and_interrupts(counter: Path, tmp_path
     assert interrupted.finish() == 130
     message = next(line for line in interrupted.lines if "interrupted" in line)
     assert message.strip() == "spade-envs: interrupted"  # on a line of its own, not after the prompt
+
+
+def test_ctrl_c_is_never_held_back_on_a_busy_machine(counter: Path) -> None:
+    """CPython's readline sees a signal only when its ``select()`` is interrupted: a Ctrl-C that lands
+    while readline echoes a key waited for Enter. On a loaded machine (four processes spinning here) that
+    window is wide, and a Ctrl-C typed right after the echo was lost in about a third of the tries before
+    ``play.signals_reach_readline``; every one of these tries must now end the command at once."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        for attempt in range(12):
+            terminal = Terminal(["play", str(counter), "--sandbox", "inprocess"])
+            terminal.read_until("action> ")
+            terminal.type("12")
+            terminal.read_until("action> 12")
+            terminal.type("\x03")
+            assert terminal.finish(timeout=15) == 130, f"try {attempt}: Ctrl-C did not end the command"
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
