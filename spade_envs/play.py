@@ -68,7 +68,7 @@ class MoveReader:
         return line.rstrip("\n") if line else None
 
 
-NUDGE_SIGNAL = signal.SIGUSR1
+NUDGE_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)  # POSIX only
 NUDGE_INTERVAL_S = 0.1
 
 
@@ -83,18 +83,20 @@ def signals_reach_readline() -> Iterator[None]:
     signal whose handler does nothing, so a recorded Ctrl-C is acted on within that time. The nudge is
     restartable (``siginterrupt`` off), so it never cuts readline's own writes short.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_kill"):
+    if (NUDGE_SIGNAL is None or not hasattr(signal, "pthread_kill")
+            or threading.current_thread() is not threading.main_thread()):
         yield
         return
-    previous = signal.signal(NUDGE_SIGNAL, lambda signum, frame: None)
-    signal.siginterrupt(NUDGE_SIGNAL, False)
+    nudge_signal = NUDGE_SIGNAL
+    previous = signal.signal(nudge_signal, lambda signum, frame: None)
+    signal.siginterrupt(nudge_signal, False)
     stop = threading.Event()
     main = threading.main_thread().ident
     assert main is not None
 
     def nudge() -> None:
         while not stop.wait(NUDGE_INTERVAL_S):
-            signal.pthread_kill(main, NUDGE_SIGNAL)
+            signal.pthread_kill(main, nudge_signal)
 
     nudger = threading.Thread(target=nudge, name="spade-play-nudge", daemon=True)
     nudger.start()
@@ -103,7 +105,7 @@ def signals_reach_readline() -> Iterator[None]:
     finally:
         stop.set()
         nudger.join()
-        signal.signal(NUDGE_SIGNAL, signal.SIG_DFL if previous is None else previous)
+        signal.signal(nudge_signal, signal.SIG_DFL if previous is None else previous)
 
 
 @dataclass
