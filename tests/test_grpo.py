@@ -123,3 +123,36 @@ def test_kl_to_reference_pulls_a_role_back_even_with_zero_advantage(tiny_model_d
     for _ in range(10):
         trainer.step([sample(0.0)])
     assert pushed > 0.05 and divergence() < pushed / 2
+
+
+def test_the_turns_of_an_episode_share_one_forward_and_read_as_if_alone(tiny_model_dir):  # noqa: F811
+    """Packing (``pack_sequences``) only shares computation: each sample's log-probabilities, regulariser
+    penalties and KL are those it has in a row of its own, for turns of one episode, an unrelated sample,
+    a turn at another temperature and roles with different regularisers."""
+    import copy
+
+    from spade_train.backends.embedded.grpo import pack_sequences
+
+    torch.manual_seed(0)
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    config = GRPOSection(mini_batch=None, kl_to_reference={"designer": 0.3, "agent": 0.1},
+                         entropy_bonus={"agent": 0.2})
+    trainer = GRPOTrainer(model, config, temperature=0.7, pad_token_id=0, reference=copy.deepcopy(model).eval())
+    words = [tokenizer(text)["input_ids"] for text in ("Pick one:", " \\boxed{7}", " wrong, again", " \\boxed{3}",
+                                                       " right", " \\boxed{5}")]
+    first = TrainingSample(words[0], words[1], [0.0] * len(words[1]), 1.0)
+    second = TrainingSample(words[0] + words[1] + words[2], words[3], [0.0] * len(words[3]), 1.0)
+    third = TrainingSample(second.prompt_ids + words[3] + words[4], words[5], [0.0] * len(words[5]), 1.0)
+    other = TrainingSample(words[2], words[1], [0.0] * len(words[1]), -1.0, role="designer")
+    hotter = TrainingSample(words[0], words[1], [0.0] * len(words[1]), 1.0, temperature=1.3)
+    samples = [second, other, first, hotter, third]
+    packing = pack_sequences(samples, 0.7)
+    assert len(packing.rows) == 3  # the episode's three turns, the unrelated sample, the hotter turn
+    assert packing.row_of[0] == packing.row_of[2] == packing.row_of[4] != packing.row_of[3]
+    with torch.no_grad():
+        together = trainer._completion_logprobs(samples)
+        alone = [trainer._completion_logprobs([sample]) for sample in samples]
+    for index, single in enumerate(alone):
+        for packed, own in zip(together, single):
+            assert packed[index] is not None and own[0] is not None
+            assert torch.allclose(packed[index], own[0], atol=1e-5)
