@@ -272,6 +272,29 @@ def test_transformers_failures_are_returned_not_raised(tiny_policy) -> None:
     assert not result.ok and "context" in result.error and result.text == ""
 
 
+def test_transformers_batch_gives_each_request_its_own_reply(tiny_policy) -> None:
+    """A batch (prompts of different lengths padded on the left, rows ending at different tokens, a stop
+    string, a greedy row, a prompt too long) gives every request the tokens it gets alone, log-probabilities
+    equal to float precision, and the same batch twice gives the same generations exactly."""
+    requests = [
+        GenerationRequest(messages=[{"role": "user", "content": "word " * length}],
+                          sampling=SamplingParams(temperature=temperature, max_tokens=tokens, seed=seed, stop=stop))
+        for length, temperature, tokens, seed, stop in (
+            (1, 1.0, 12, 1, ()), (9, 1.0, 3, 2, ()), (4, 0.0, 8, None, ()), (2, 1.0, 24, 4, ("a",)),
+            (2000, 1.0, 4, 5, ()), (6, 0.7, 0, 6, ()))]
+    alone = [tiny_policy.generate_blocking(r) for r in requests]
+    together = asyncio.run(tiny_policy.generate_batch(requests))
+    assert len(together) == len(requests)
+    assert not together[4].ok and "context" in together[4].error
+    assert together[5].completion_token_ids == [] and together[5].finish_reason == "length"
+    for single, batched in zip(alone, together):
+        assert (single.text, single.finish_reason, single.completion_token_ids, single.prompt_token_ids) == \
+               (batched.text, batched.finish_reason, batched.completion_token_ids, batched.prompt_token_ids)
+        assert single.completion_logprobs == pytest.approx(batched.completion_logprobs, abs=1e-5)
+    again = tiny_policy.generate_batch_blocking(requests)
+    assert [g.completion_logprobs for g in again] == [g.completion_logprobs for g in together]
+
+
 def test_transformers_without_torch_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     from spade_train.policies.transformers_local import TransformersPolicy
 

@@ -7,6 +7,8 @@ run; callers decide what an error is worth (an invalid environment, a lost turn)
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -58,3 +60,23 @@ class Policy(Protocol):
     name: str
 
     async def generate(self, request: GenerationRequest) -> Generation: ...
+
+
+@runtime_checkable
+class BatchPolicy(Protocol):
+    """A policy that can also answer several requests in one call: a local model whose forward pass
+    costs about the same for a batch as for one request. Lock-step rollouts use it when it is there."""
+
+    name: str
+
+    async def generate(self, request: GenerationRequest) -> Generation: ...
+
+    async def generate_batch(self, requests: Sequence[GenerationRequest]) -> list[Generation]: ...
+
+
+async def generate_all(policy: Policy, requests: Sequence[GenerationRequest]) -> list[Generation]:
+    """Every request's generation, in order: one ``generate_batch`` call where the policy has it,
+    concurrent ``generate`` calls otherwise (a served model batches those itself)."""
+    if isinstance(policy, BatchPolicy):
+        return list(await policy.generate_batch(requests))
+    return list(await asyncio.gather(*(policy.generate(request) for request in requests)))

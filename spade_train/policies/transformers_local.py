@@ -11,7 +11,11 @@ are not.
 torch and transformers are imported when a policy is built, not when this module is imported, so
 ``import spade_train.policies`` works on an SDK-only install.
 
-Thread-safety: the model runs one request at a time. ``generate`` hands the work to a thread
+Requests that arrive together can be generated as one batch (``generate_batch``, prompts padded on the
+left): a tiny model's forward pass costs the same for one row as for a dozen, so lock-step rollouts
+(``spade_train.rollout``) batch the turns of an environment's concurrent episodes.
+
+Thread-safety: the model runs one batch at a time. ``generate`` hands the work to a thread
 (``asyncio.to_thread``) so the event loop keeps serving environments, and that thread holds
 ``self.lock`` while it uses the model; concurrent requests wait for it (each waiting one occupies a
 thread of the default executor). A trainer that shares the model object must hold ``policy.lock``
@@ -24,7 +28,8 @@ import asyncio
 import inspect
 import threading
 import time
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -138,15 +143,30 @@ class TransformersPolicy:
     async def generate(self, request: GenerationRequest) -> Generation:
         return await asyncio.to_thread(self.generate_blocking, request)
 
+    async def generate_batch(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        """Several requests in one batched pass over the model (``BatchPolicy``): what lock-step
+        rollouts send (``spade_train.rollout.LockstepBatcher``)."""
+        return await asyncio.to_thread(self.generate_batch_blocking, list(requests))
+
     def generate_blocking(self, request: GenerationRequest) -> Generation:
         """The synchronous generation behind ``generate``; safe to call from any thread. Never raises."""
+        return self.generate_batch_blocking([request])[0]
+
+    def generate_batch_blocking(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        """The synchronous generation behind ``generate_batch``; safe to call from any thread. Never raises.
+
+        A batch is a deterministic function of its requests in their order, so a caller that forms the
+        same batches (lock-step rollouts do) gets the same generations; a request's reply in a batch may
+        differ from its reply alone in the last bits of its log-probabilities (kernels over other shapes)."""
         start = time.monotonic()
         try:
             with self.lock:
-                generation = self._generate(request)
+                generations = self._generate(list(requests))
         except Exception as error:  # noqa: BLE001 - a policy reports failures, it never raises them
-            generation = Generation(text="", finish_reason="error", error=f"{type(error).__name__}: {error}")
-        return replace(generation, latency_s=time.monotonic() - start)
+            failed = Generation(text="", finish_reason="error", error=f"{type(error).__name__}: {error}")
+            generations = [failed] * len(requests)
+        latency = time.monotonic() - start
+        return [replace(generation, latency_s=latency) for generation in generations]
 
     # ------------------------------------------------------------------ generation
     def render_prompt(self, request: GenerationRequest) -> list[int]:
@@ -155,54 +175,91 @@ class TransformersPolicy:
             request.messages, tools=request.tools, add_generation_prompt=True, tokenize=False)
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def _generate(self, request: GenerationRequest) -> Generation:
+    def _generate(self, requests: list[GenerationRequest]) -> list[Generation]:
+        """Sample every request's completion in one loop over the batch: prompts padded on the left, one
+        forward per new token for all rows still going, each row drawn from its own seeded generator."""
         torch = self._torch
-        sampling = request.sampling
-        prompt_ids = self.render_prompt(request)
-        max_new = max(0, sampling.max_tokens)
-        if self.max_positions is not None:
-            if len(prompt_ids) >= self.max_positions:
-                return Generation(text="", finish_reason="error", prompt_token_ids=prompt_ids,
-                                  error=f"prompt of {len(prompt_ids)} tokens does not fit the model's "
-                                        f"context of {self.max_positions}")
-            max_new = min(max_new, self.max_positions - len(prompt_ids))
+        results: list[Generation | None] = [None] * len(requests)
+        rows: list[_Row] = []
+        for index, request in enumerate(requests):
+            prompt_ids = self.render_prompt(request)
+            max_new = max(0, request.sampling.max_tokens)
+            if self.max_positions is not None:
+                if len(prompt_ids) >= self.max_positions:
+                    results[index] = Generation(
+                        text="", finish_reason="error", prompt_token_ids=prompt_ids,
+                        error=f"prompt of {len(prompt_ids)} tokens does not fit the model's context of "
+                              f"{self.max_positions}")
+                    continue
+                max_new = min(max_new, self.max_positions - len(prompt_ids))
+            generator = torch.Generator(device=self.device)
+            if request.sampling.seed is None:
+                generator.seed()  # fresh entropy: unseeded requests differ
+            else:
+                generator.manual_seed(request.sampling.seed)
+            rows.append(_Row(index, request.sampling, prompt_ids, max_new, generator))
+        if rows:
+            self._sample_rows(rows)
+        for row in rows:
+            text = row.text if row.text is not None else self._decode(row.completion)
+            results[row.index] = Generation(text=text, finish_reason=row.finish_reason,
+                                            prompt_token_ids=row.prompt_ids, completion_token_ids=row.completion,
+                                            completion_logprobs=row.logprobs)
+        return [result for result in results if result is not None]
 
-        generator = torch.Generator(device=self.device)
-        if sampling.seed is None:
-            generator.seed()  # fresh entropy: unseeded requests differ
-        else:
-            generator.manual_seed(sampling.seed)
-
-        completion: list[int] = []
-        logprobs: list[float] = []
-        text: str | None = None  # set when a stop string ended the completion
-        finish_reason = "length"
-        inputs = torch.tensor([prompt_ids], device=self.device)
+    def _sample_rows(self, rows: list[_Row]) -> None:
+        torch = self._torch
+        width = max(len(row.prompt_ids) for row in rows)
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for r, row in enumerate(rows):
+            ids[r, width - len(row.prompt_ids):] = torch.tensor(row.prompt_ids, dtype=torch.long)
+            mask[r, width - len(row.prompt_ids):] = 1
+        ids, mask = ids.to(self.device), mask.to(self.device)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        going = [row.max_new > 0 for row in rows]
+        for r, row in enumerate(rows):
+            if not going[r]:
+                row.finish_reason = "length"
         past = None
         with torch.inference_mode():
-            while len(completion) < max_new:
-                outputs = self.model(input_ids=inputs, use_cache=True, **{self._cache_argument: past})
+            while any(going):
+                outputs = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True,
+                                     **{self._cache_argument: past})
                 past = getattr(outputs, "cache", None)
                 if past is None:
                     past = outputs.past_key_values
-                logits = outputs.logits[0, -1].float()
-                token, logprob = self._sample(logits, sampling, generator)
-                completion.append(token)
-                logprobs.append(logprob)
-                if token in self.eos_token_ids:
-                    finish_reason = "stop"
-                    break
-                if sampling.stop:
-                    decoded = self._decode(completion)
-                    cut = _first_stop(decoded, sampling.stop)
-                    if cut is not None:
-                        text, finish_reason = decoded[:cut], "stop"
-                        break
-                inputs = torch.tensor([[token]], device=self.device)
-        if text is None:
-            text = self._decode(completion)
-        return Generation(text=text, finish_reason=finish_reason, prompt_token_ids=prompt_ids,
-                          completion_token_ids=completion, completion_logprobs=logprobs)
+                logits = outputs.logits[:, -1].float()
+                tokens = []
+                for r, row in enumerate(rows):
+                    if not going[r]:
+                        tokens.append(pad)
+                        continue
+                    token, logprob = self._sample(logits[r], row.sampling, row.generator)
+                    tokens.append(token)
+                    row.completion.append(token)
+                    row.logprobs.append(logprob)
+                    going[r] = not self._finished(row, token)
+                ids = torch.tensor([[token] for token in tokens], device=self.device)
+                mask = torch.cat([mask, torch.ones((len(rows), 1), dtype=mask.dtype, device=self.device)], dim=1)
+                positions = positions[:, -1:] + 1
+
+    def _finished(self, row: _Row, token: int) -> bool:
+        """Whether ``token`` ends the row's completion (setting its finish reason and, at a stop string, its text)."""
+        if token in self.eos_token_ids:
+            row.finish_reason = "stop"
+            return True
+        if row.sampling.stop:
+            decoded = self._decode(row.completion)
+            cut = _first_stop(decoded, row.sampling.stop)
+            if cut is not None:
+                row.text, row.finish_reason = decoded[:cut], "stop"
+                return True
+        if len(row.completion) >= row.max_new:
+            row.finish_reason = "length"
+            return True
+        return False
 
     def _sample(self, logits: torch.Tensor, sampling: SamplingParams, generator: torch.Generator) -> tuple[int, float]:
         """Draw one token; return it with its log-probability (see ``logprobs_mode``)."""
@@ -227,6 +284,22 @@ class TransformersPolicy:
 
     def _decode(self, token_ids: list[int]) -> str:
         return self.tokenizer.decode(token_ids, skip_special_tokens=True)
+
+
+@dataclass
+class _Row:
+    """One request of a batch while it is sampled."""
+
+    index: int
+    sampling: SamplingParams
+    prompt_ids: list[int]
+    max_new: int
+    generator: Any
+    completion: list[int] = field(default_factory=list)
+    logprobs: list[float] = field(default_factory=list)
+    text: str | None = None
+    """Set when a stop string ended the completion."""
+    finish_reason: str = "length"
 
 
 def _first_stop(text: str, stop: tuple[str, ...]) -> int | None:
