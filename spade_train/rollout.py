@@ -7,7 +7,8 @@ hint; an episode's value (under the run's return mode) and whether it was won co
 All three are the contract's rules (``spade_envs.contract.episode``), shared with the checker, the
 designer rewards and the metrics.
 
-An environment is evaluated with K hinted and K unhinted episodes, all concurrently. Both conditions
+An environment is evaluated with K hinted and K unhinted episodes, all concurrently, their turns sent to
+the agent in lock-step rounds (``LockstepBatcher``: one batch per round, the same batches every run). Both conditions
 use the same K seeds: a paired comparison removes the between-seed variance from the regret.
 """
 
@@ -31,7 +32,7 @@ from spade_envs.runtime.errors import EnvCodeError, EnvRuntimeError, EnvTimeoutE
 from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.threads import SessionThreads
 from spade_envs.spec.models import EpisodeLog
-from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams
+from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams, generate_all
 from spade_train.semantics import EnvironmentErrors, FailedPlays, PlaySeeds
 
 
@@ -118,6 +119,79 @@ class EnvEvaluation:
         """The share of the condition's episodes that were won (``Episode.won``, the contract's ``is_win``)."""
         episodes = self.hinted if hinted else self.unhinted
         return sum(e.won for e in episodes) / len(episodes) if episodes else 0.0
+
+
+class LockstepBatcher:
+    """The agent's requests of an environment's concurrent episodes, sent to the policy one round at a time.
+
+    Each episode is a member. A round is sent once every member still playing has asked for its next
+    turn, as one batch in member order (``generate_all``: one ``generate_batch`` call for a local model,
+    where a dozen rows cost about what one does). Which members are still playing at a round depends only
+    on the episodes' own course, never on timing, so the batches, and with them every generation, are the
+    same from run to run. A member leaves when its episode ends; a member that joins later (the retry of
+    a failed play) joins at whatever round is next.
+    """
+
+    def __init__(self, policy: Policy, members: int = 0) -> None:
+        self.policy = policy
+        self.playing = members
+        self._pending: dict[int, tuple[GenerationRequest, asyncio.Future[Generation]]] = {}
+        self._rounds: set[asyncio.Task[None]] = set()
+        self._next_member = members
+
+    def join(self) -> int:
+        """A new member (its number); the members of the constructor are 0 .. members - 1."""
+        self.playing += 1
+        self._next_member += 1
+        return self._next_member - 1
+
+    def member(self, number: int) -> _Member:
+        """The policy one member plays with."""
+        return _Member(self, number)
+
+    def leave(self) -> None:
+        self.playing -= 1
+        self._send_if_complete()
+
+    async def generate(self, number: int, request: GenerationRequest) -> Generation:
+        future: asyncio.Future[Generation] = asyncio.get_running_loop().create_future()
+        self._pending[number] = (request, future)
+        self._send_if_complete()
+        return await future
+
+    def _send_if_complete(self) -> None:
+        if not self._pending or len(self._pending) < self.playing:
+            return
+        batch = [self._pending[number] for number in sorted(self._pending)]
+        self._pending = {}
+        task = asyncio.ensure_future(self._send(batch))
+        self._rounds.add(task)
+        task.add_done_callback(self._rounds.discard)
+
+    async def _send(self, batch: list[tuple[GenerationRequest, asyncio.Future[Generation]]]) -> None:
+        try:
+            generations = await generate_all(self.policy, [request for request, _ in batch])
+        except Exception as error:  # noqa: BLE001 - a policy never raises; one that does fails its turns
+            generations = [Generation(text="", finish_reason="error", error=f"{type(error).__name__}: {error}")
+                           for _ in batch]
+        for (_, future), generation in zip(batch, generations):
+            if not future.done():
+                future.set_result(generation)
+
+
+@dataclass(frozen=True)
+class _Member:
+    """One episode's view of a ``LockstepBatcher``: a ``Policy``."""
+
+    batcher: LockstepBatcher
+    number: int
+
+    @property
+    def name(self) -> str:
+        return self.batcher.policy.name
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        return await self.batcher.generate(self.number, request)
 
 
 async def play_episode(
@@ -219,30 +293,37 @@ async def evaluate_environment(
     unhinted_seeds = (seeds[:unhinted_count] if config.play_seeds == "paired"
                       else [rng.randrange(2**31) for _ in range(unhinted_count)])
 
-    async def one(seed: int, with_hint: bool) -> Episode:
-        try:
-            session = await threads.run_async(
-                lambda: backend.open_session(source, class_name=class_name, max_turns=config.max_turns,
-                                             init_kwargs=init_kwargs))
-        except EnvRuntimeError as error:
-            episode = Episode(seed=seed, hinted=with_hint, messages=[])
-            return _failed(episode, error)
-        try:
-            return await play_episode(policy, session, threads, seed=seed, hint=hint if with_hint else None,
-                                      config=config)
-        finally:
-            await threads.run_async(session.close)
+    hinted_plays_count = hinted_count if hint else 0
+    batcher = LockstepBatcher(policy, members=hinted_plays_count + unhinted_count)
 
-    async def unhinted_play(seed: int) -> list[Episode]:
+    async def one(seed: int, with_hint: bool, member: int) -> Episode:
+        try:
+            try:
+                session = await threads.run_async(
+                    lambda: backend.open_session(source, class_name=class_name, max_turns=config.max_turns,
+                                                 init_kwargs=init_kwargs))
+            except EnvRuntimeError as error:
+                episode = Episode(seed=seed, hinted=with_hint, messages=[])
+                return _failed(episode, error)
+            try:
+                return await play_episode(batcher.member(member), session, threads, seed=seed,
+                                          hint=hint if with_hint else None, config=config)
+            finally:
+                await threads.run_async(session.close)
+        finally:
+            batcher.leave()
+
+    async def unhinted_play(seed: int, member: int) -> list[Episode]:
         """The play, or a failed play and its retry (the last one is the play kept, if it did not fail)."""
-        episode = await one(seed, False)
+        episode = await one(seed, False, member)
         if config.failed_plays == "zero" or not _harness_failed(episode):
             return [episode]
-        return [episode, await one(seed, False)]
+        return [episode, await one(seed, False, batcher.join())]
 
-    hinted = [one(seed, True) for seed in hinted_seeds] if hint else []
+    hinted = [one(seed, True, number) for number, seed in enumerate(hinted_seeds)] if hint else []
     hinted_plays = asyncio.gather(*hinted)
-    unhinted_plays = asyncio.gather(*(unhinted_play(seed) for seed in unhinted_seeds))
+    unhinted_plays = asyncio.gather(*(unhinted_play(seed, hinted_plays_count + number)
+                                      for number, seed in enumerate(unhinted_seeds)))
     hinted_results, tries = await asyncio.gather(hinted_plays, unhinted_plays)
     hinted_results = list(hinted_results)
     if config.failed_plays == "zero":

@@ -190,3 +190,25 @@ def test_the_warm_up_learning_rate_ramps_up_then_decays_each_round() -> None:
     assert {learning_rate_at(step, 500, 3e-3, "constant") for step in range(500)} == {3e-3}
     with pytest.raises(ValueError, match="unknown warm-up schedule"):
         learning_rate_at(0, 10, 1e-3, "linear")
+
+
+def test_a_warm_up_batch_in_slices_has_the_whole_batch_gradient() -> None:
+    """The warm-up runs each batch in length-sorted slices to save padding (``_accumulate_batch``); the
+    gradient and loss must be those of the batch in one piece, whatever the slicing."""
+    torch = pytest.importorskip("torch")
+    from spade_train.backends.embedded.model import TinyModelConfig, build_causal_lm, train_word_tokenizer
+    from spade_train.backends.embedded.warmup import _accumulate_batch
+
+    tokenizer = train_word_tokenizer(["a b c d e f g h"])
+    model = build_causal_lm(tokenizer, TinyModelConfig(hidden_size=32, num_layers=1, num_heads=2), seed=0)
+    words = [tokenizer(text, add_special_tokens=False)["input_ids"]
+             for text in ("a b", "c d e f g h a b", "c", "d e f", "g h a b c")]
+    batch = [(words[i], words[(i + 2) % 5][: 1 + i % 3]) for i in range(5)]
+    gradients, losses = [], []
+    for parts in (1, 2, 3, 5):
+        model.zero_grad(set_to_none=True)
+        losses.append(_accumulate_batch(model, batch, tokenizer.pad_token_id, parts=parts))
+        gradients.append(torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None]))
+    for loss, gradient in zip(losses[1:], gradients[1:]):
+        assert loss == pytest.approx(losses[0], rel=1e-5)
+        assert torch.allclose(gradient, gradients[0], atol=1e-6, rtol=1e-4)

@@ -82,3 +82,30 @@ def test_policy_errors_and_environment_failures_are_recorded(backend):
 def test_inject_hint_format():
     assert inject_hint("obs", "think") == "obs\n\nHINT: think"
     assert inject_hint("obs", None) == "obs"
+
+
+class ReadsInBatches(ReadsTheNumber):
+    """``ReadsTheNumber`` as a batch policy that records every batch it is sent."""
+
+    def __init__(self, fail_every: int = 0) -> None:
+        super().__init__(fail_every)
+        self.batches: list[list[bool]] = []
+
+    async def generate_batch(self, requests):
+        self.batches.append(["HINT" in r.messages[1]["content"] for r in requests])
+        return [await self.generate(r) for r in requests]
+
+
+def test_turns_of_concurrent_episodes_go_to_a_batch_policy_in_lock_step(backend):
+    """Every round holds one turn of each episode still playing, in member order (hinted plays first):
+    the hinted plays win at once, the unhinted ones play all five turns. The episodes are those a policy
+    without batches gets, and a play that ends on a failed call leaves the later rounds."""
+    batched, plain = ReadsInBatches(), ReadsTheNumber()
+    evaluation = _evaluate(batched, backend, COUNTER_ENV, hint="look at the number")
+    assert batched.batches == [[True] * 4 + [False] * 4] + [[False] * 4] * 4
+    reference = _evaluate(plain, backend, COUNTER_ENV, hint="look at the number")
+    assert [e.messages for e in evaluation.episodes()] == [e.messages for e in reference.episodes()]
+    failing = ReadsInBatches(fail_every=7)  # requests 7 and 14 fail: an unhinted play in rounds 1 and 3
+    evaluation = _evaluate(failing, backend, COUNTER_ENV, hint="look at the number")
+    assert [len(b) for b in failing.batches] == [8, 3, 3, 2, 2]
+    assert sum(e.error is not None for e in evaluation.unhinted) == 2

@@ -43,7 +43,7 @@ from spade_train.designer.signal_language import (
     render_environment,
 )
 from spade_train.policies.base import Message
-from spade_train.rollout import RolloutConfig, play_episode
+from spade_train.rollout import LockstepBatcher, RolloutConfig, play_episode
 
 
 @dataclass(frozen=True)
@@ -159,24 +159,45 @@ def supervised_steps(
         for group in optimizer.param_groups:
             group["lr"] = learning_rate_at(step, steps, learning_rate, schedule)
         batch = [encoded[rng.randrange(len(encoded))] for _ in range(batch_size)]
-        width = max(len(p) + len(t) for p, t in batch)
-        ids = torch.full((len(batch), width), pad, dtype=torch.long)
-        labels = torch.full((len(batch), width), -100, dtype=torch.long)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for row, (prompt_ids, target_ids) in enumerate(batch):
+        optimizer.zero_grad(set_to_none=True)
+        loss = _accumulate_batch(model, batch, pad)
+        optimizer.step()
+        losses.append(loss)
+        if on_step is not None:
+            on_step(step, losses[-1])
+    model.eval()
+    return losses
+
+
+def _accumulate_batch(model: Any, batch: Sequence[tuple[list[int], list[int]]], pad: int, parts: int = 2) -> float:
+    """Accumulate the gradient of the batch's loss (the mean over its target tokens) and return the loss.
+
+    The batch is sorted by length and run in ``parts`` slices, each padded only to its own longest
+    example: contexts range from one turn to a whole episode, and one width for all of them spent about
+    half of every forward pass on padding. Each slice's mean is weighted by its share of the target
+    tokens, so the gradient is the whole batch's."""
+    import torch
+
+    ordered = sorted(batch, key=lambda pair: len(pair[0]) + len(pair[1]))
+    size = -(-len(ordered) // parts)
+    targets = sum(len(target_ids) for _, target_ids in ordered)
+    total = 0.0
+    for start in range(0, len(ordered), size):
+        part = ordered[start: start + size]
+        width = max(len(p) + len(t) for p, t in part)
+        ids = torch.full((len(part), width), pad, dtype=torch.long)
+        labels = torch.full((len(part), width), -100, dtype=torch.long)
+        mask = torch.zeros((len(part), width), dtype=torch.long)
+        for row, (prompt_ids, target_ids) in enumerate(part):
             sequence = prompt_ids + target_ids
             ids[row, : len(sequence)] = torch.tensor(sequence)
             labels[row, len(prompt_ids): len(sequence)] = torch.tensor(target_ids)
             mask[row, : len(sequence)] = 1
         loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-        losses.append(float(loss.detach()))
-        if on_step is not None:
-            on_step(step, losses[-1])
-    model.eval()
-    return losses
+        share = sum(len(target_ids) for _, target_ids in part) / targets
+        (loss * share).backward()
+        total += float(loss.detach()) * share
+    return total
 
 
 async def hinted_win_rate(policy: Any, backend: ExecutionBackend, rng: random.Random, *, episodes: int,
@@ -190,20 +211,26 @@ async def hinted_win_rate(policy: Any, backend: ExecutionBackend, rng: random.Ra
     designs = [random_design(rng) for _ in range(episodes)]
     seeds = [rng.randrange(2**31) for _ in range(episodes)]
     pool = SessionThreads(backend)
+    batcher = LockstepBatcher(policy, members=len(designs))  # every game's turn of a round in one batch
 
-    async def one(design: SignalDesign, seed: int) -> bool:
+    async def one(member: int, design: SignalDesign, seed: int) -> bool:
         code = render_environment(design)
         try:
-            session = await pool.run_async(lambda: backend.open_session(code, class_name=CLASS_NAME))
-        except EnvRuntimeError:
-            return False
-        try:
-            return (await play_episode(policy, session, pool, seed=seed, hint=design.hint, config=rollout)).won
+            try:
+                session = await pool.run_async(lambda: backend.open_session(code, class_name=CLASS_NAME))
+            except EnvRuntimeError:
+                return False
+            try:
+                return (await play_episode(batcher.member(member), session, pool, seed=seed, hint=design.hint,
+                                           config=rollout)).won
+            finally:
+                await pool.run_async(session.close)
         finally:
-            await pool.run_async(session.close)
+            batcher.leave()
 
     try:
-        won = await asyncio.gather(*(one(design, seed) for design, seed in zip(designs, seeds)))
+        won = await asyncio.gather(*(one(member, design, seed)
+                                     for member, (design, seed) in enumerate(zip(designs, seeds))))
     finally:
         pool.close()
     return sum(won) / len(won) if won else 0.0
