@@ -32,7 +32,14 @@ from spade_envs.runtime.errors import EnvCodeError, EnvRuntimeError, EnvTimeoutE
 from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.threads import SessionThreads
 from spade_envs.spec.models import EpisodeLog
-from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams, generate_all
+from spade_train.policies.base import (
+    Generation,
+    GenerationRequest,
+    Message,
+    Policy,
+    SamplingParams,
+    generate_all,
+)
 from spade_train.semantics import EnvironmentErrors, FailedPlays, PlaySeeds
 
 
