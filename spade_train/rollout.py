@@ -33,6 +33,7 @@ from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.threads import SessionThreads
 from spade_envs.spec.models import EpisodeLog
 from spade_train.policies.base import (
+    BatchPolicy,
     Generation,
     GenerationRequest,
     Message,
@@ -131,8 +132,8 @@ class EnvEvaluation:
 class LockstepBatcher:
     """The agent's requests of an environment's concurrent episodes, sent to the policy one round at a time.
 
-    Each episode is a member. A round is sent once every member still playing has asked for its next
-    turn, as one batch in member order (``generate_all``: one ``generate_batch`` call for a local model,
+    Each episode is a member. For a ``BatchPolicy``, a round is sent once every member still playing has
+    asked for its next turn, as one batch in member order (``generate_all``: one ``generate_batch`` call for a local model,
     where a dozen rows cost about what one does). Which members are still playing at a round depends only
     on the episodes' own course, never on timing, so the batches, and with them every generation, are the
     same from run to run. A member leaves when its episode ends; a member that joins later (the retry of
@@ -152,9 +153,11 @@ class LockstepBatcher:
         self._next_member += 1
         return self._next_member - 1
 
-    def member(self, number: int) -> _Member:
-        """The policy one member plays with."""
-        return _Member(self, number)
+    def member(self, number: int) -> Policy:
+        """The policy one member plays with: the batcher's view of it for a ``BatchPolicy``, the policy
+        itself otherwise (a served model batches concurrent requests on its own, and holding them back
+        for a round would only make every episode wait for the slowest)."""
+        return _Member(self, number) if isinstance(self.policy, BatchPolicy) else self.policy
 
     def leave(self) -> None:
         self.playing -= 1

@@ -11,7 +11,7 @@ from spade_envs.contract.episode import inject_hint
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.threads import SessionThreads
 from spade_train.policies.base import Generation, GenerationRequest, SamplingParams
-from spade_train.rollout import RolloutConfig, evaluate_environment
+from spade_train.rollout import LockstepBatcher, RolloutConfig, evaluate_environment
 from tests.conftest import COUNTER_ENV
 
 
@@ -105,6 +105,7 @@ def test_turns_of_concurrent_episodes_go_to_a_batch_policy_in_lock_step(backend)
     assert batched.batches == [[True] * 4 + [False] * 4] + [[False] * 4] * 4
     reference = _evaluate(plain, backend, COUNTER_ENV, hint="look at the number")
     assert [e.messages for e in evaluation.episodes()] == [e.messages for e in reference.episodes()]
+    assert LockstepBatcher(plain, members=2).member(0) is plain  # a policy without batches is never held back
     failing = ReadsInBatches(fail_every=7)  # requests 7 and 14 fail: an unhinted play in rounds 1 and 3
     evaluation = _evaluate(failing, backend, COUNTER_ENV, hint="look at the number")
     assert [len(b) for b in failing.batches] == [8, 3, 3, 2, 2]

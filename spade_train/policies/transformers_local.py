@@ -179,7 +179,7 @@ class TransformersPolicy:
         """Sample every request's completion in one loop over the batch: prompts padded on the left, one
         forward per new token for all rows still going, each row drawn from its own seeded generator."""
         torch = self._torch
-        results: list[Generation | None] = [None] * len(requests)
+        results: dict[int, Generation] = {}
         rows: list[_Row] = []
         for index, request in enumerate(requests):
             prompt_ids = self.render_prompt(request)
@@ -205,7 +205,7 @@ class TransformersPolicy:
             results[row.index] = Generation(text=text, finish_reason=row.finish_reason,
                                             prompt_token_ids=row.prompt_ids, completion_token_ids=row.completion,
                                             completion_logprobs=row.logprobs)
-        return [result for result in results if result is not None]
+        return [results[index] for index in range(len(requests))]
 
     def _sample_rows(self, rows: list[_Row]) -> None:
         torch = self._torch
@@ -218,10 +218,7 @@ class TransformersPolicy:
             mask[r, width - len(row.prompt_ids):] = 1
         ids, mask = ids.to(self.device), mask.to(self.device)
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
-        going = [row.max_new > 0 for row in rows]
-        for r, row in enumerate(rows):
-            if not going[r]:
-                row.finish_reason = "length"
+        going = [row.max_new > 0 for row in rows]  # a row with nothing to sample keeps finish_reason "length"
         past = None
         with torch.inference_mode():
             while any(going):

@@ -143,8 +143,8 @@ class GRPOTrainer:
         if not any(regularised):
             return ([picked[rows[i], span] for i, span in enumerate(spans)], [None] * len(samples),
                     [None] * len(samples))
-        # Each position of a row belongs to at most one sample's completion, whose role sets its
-        # coefficients; a position outside every completion is never read.
+        # Each position of a row belongs to at most one sample's completion (or to identical copies of it),
+        # whose role sets its coefficients; a position outside every completion is never read.
         entropy_coef = torch.zeros_like(picked)
         kl_coef = torch.zeros_like(picked)
         for i, (sample, span) in enumerate(zip(samples, spans)):
