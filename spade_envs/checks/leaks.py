@@ -239,14 +239,12 @@ class Candidate(NamedTuple):
 _TEXT_KINDS = frozenset({"letter", "word", "reversed_word", "phrase"})
 
 
-def _text_key(text: str) -> str:
-    return " ".join(text.lower().split()).removesuffix(".")
-
-
 def _with_positions(kind: str, items: list[tuple[str, str | None]]) -> list[Candidate]:
     items = items[:MAX_CANDIDATES_PER_KIND]
     count = len(items)
-    key = _text_key if kind in _TEXT_KINDS else answer_key  # words never parse as numbers: skip the parser
+    # Words never parse as numbers, so the number parser is skipped for them; and a word (or two joined by
+    # one space) has no whitespace to collapse and no full stop to drop, so its key is its lower case.
+    key = str.lower if kind in _TEXT_KINDS else answer_key
     return [Candidate(text, kind, i, count - 1 - i, anchor, key(text)) for i, (text, anchor) in enumerate(items)]
 
 

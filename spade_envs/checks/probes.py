@@ -367,10 +367,12 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     if not answer_cases:
         return []
     frequency = answer_frequencies(cases)
-    plans: dict[str, dict[int, tuple[str, ...]]] = defaultdict(dict)
-    independent: dict[str, float] = defaultdict(float)  # sum over seeds of how often the played value is an answer
+    # A policy is keyed (source, kind, place, position or anchor) while candidates are scanned; its name
+    # and description are written only for the policies that end up with a plan (texts yield hundreds of
+    # candidates a seed, and formatting names for all of them was most of the probe's host time).
+    plans: dict[_CopyKey, dict[int, tuple[str, ...]]] = defaultdict(dict)
+    independent: dict[_CopyKey, float] = defaultdict(float)  # sum over seeds of how often the played value is an answer
     pick: dict[tuple[str, str], float] = defaultdict(float)  # sum over seeds of the winners' share of a kind
-    descriptions: dict[str, str] = {}
     population: dict[str, int] = defaultdict(int)  # source -> seeds on which it exists
     for case in answer_cases:
         for source, text, before in sources.get(case.seed, []):
@@ -382,39 +384,49 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
             for kind, found in by_kind.items():
                 if len(found) >= 2:
                     pick[(source, kind)] += sum(c.key == case.key for c in found) / len(found)
-            chosen: set[str] = set()
+            anchored: set[tuple[str, str]] = set()  # (kind, anchor) already picked on this seed
             for candidate in candidates:
-                for name, description in _copy_names(source, candidate):
-                    if name in chosen:
-                        continue  # the policy already picked an earlier candidate on this seed
-                    chosen.add(name)
-                    descriptions[name] = description
-                    independent[name] += frequency.get(candidate.key, 0.0)
-                    if candidate.key == case.key:
-                        plans[name][case.seed] = before + (case.wrap(candidate.text),)
+                keys: list[_CopyKey] = []
+                # Positions are unique within a kind, so the first and last places never repeat on a seed;
+                # "the <kind> after <word>" picks the first candidate after that word.
+                if candidate.index < POSITIONS:
+                    keys.append((source, candidate.kind, "first", candidate.index))
+                if candidate.from_end < POSITIONS:
+                    keys.append((source, candidate.kind, "last", candidate.from_end))
+                if candidate.anchor and (candidate.kind, candidate.anchor) not in anchored:
+                    anchored.add((candidate.kind, candidate.anchor))
+                    keys.append((source, candidate.kind, "after", candidate.anchor))
+                share = frequency.get(candidate.key)
+                wins = candidate.key == case.key
+                for key in keys:
+                    if share:
+                        independent[key] += share
+                    if wins:
+                        plans[key][case.seed] = before + (case.wrap(candidate.text),)
     policies = []
-    for name, seed_plans in plans.items():
-        source, kind = name.split(":")[:2]
+    for key, seed_plans in plans.items():
+        source, kind = key[0], key[1]
         seeds = population[source]
-        chance = max(independent[name], pick[(source, kind)]) / seeds
-        policies.append(Policy(check, name, descriptions[name], dict(seed_plans), chance, predicted=True,
+        chance = max(independent[key], pick[(source, kind)]) / seeds
+        name, description = _copy_name(key)
+        policies.append(Policy(check, name, description, dict(seed_plans), chance, predicted=True,
                                population=seeds))
     return policies
 
 
-def _copy_names(source: str, candidate: Candidate) -> list[tuple[str, str]]:
-    kind = candidate.kind.replace("_", " ")
-    names = []
-    if candidate.index < POSITIONS:
-        names.append((f"{source}:{candidate.kind}:first#{candidate.index}",
-                      f"the {_ordinal(candidate.index)} {kind} of the {source}"))
-    if candidate.from_end < POSITIONS:
-        names.append((f"{source}:{candidate.kind}:last#{candidate.from_end}",
-                      f"the {_ordinal(candidate.from_end, last=True)} {kind} of the {source}"))
-    if candidate.anchor:
-        names.append((f"{source}:{candidate.kind}:after:{candidate.anchor}",
-                      f"the {kind} after '{candidate.anchor}' in the {source}"))
-    return names
+_CopyKey = tuple[str, str, str, Any]
+"""(source, candidate kind, "first" | "last" | "after", position or anchor word): one copy policy."""
+
+
+def _copy_name(key: _CopyKey) -> tuple[str, str]:
+    """A copy policy's name (unique, stable across seeds) and the description a finding shows."""
+    source, kind, place, where = key
+    shown = kind.replace("_", " ")
+    if place == "first":
+        return f"{source}:{kind}:first#{where}", f"the {_ordinal(where)} {shown} of the {source}"
+    if place == "last":
+        return f"{source}:{kind}:last#{where}", f"the {_ordinal(where, last=True)} {shown} of the {source}"
+    return f"{source}:{kind}:after:{where}", f"the {shown} after '{where}' in the {source}"
 
 
 _GRID_LINE = re.compile(r"^\s*([0-9A-Za-z]{1,2})?\s?([^\s]{3,40})\s*$")
