@@ -199,10 +199,18 @@ class _StringCall:
 
     wasmtime-py's generic ``Func.__call__`` rebuilds the function type and converts every value on
     each call, which costs about 40 us, as much as the guest's own work. This caller prepares the
-    buffers and references once and calls the C API directly: the request is copied into the
-    parameter in one C call and the reply read out in one, and only the guest call itself releases the
-    GIL (``_holding_gil``). It uses wasmtime-py internals (the version is pinned); if they are missing it
-    falls back to the public API.
+    buffers and views once and calls the C API directly:
+
+    * the request is lent, not copied: the parameter's byte vector points into the request's own bytes
+      object (the C API only reads its arguments, and copies the string into the guest);
+    * the reply's size and address are read through views made once, and the reply copied out in one C
+      call before it is released;
+    * only the guest call itself releases the GIL (``_holding_gil``): every other C call is a few
+      microseconds of bookkeeping, and each release would hand the GIL to a waiting thread and back.
+
+    Everything the GIL is held for here is time another thread's session cannot use (with CPython's GIL,
+    two threads stop scaling once the host's share of a call nears a third). It uses wasmtime-py internals
+    (the version is pinned); if they are missing it falls back to the public API.
     """
 
     def __init__(self, func: component.Func, store: wasmtime.Store) -> None:
@@ -214,14 +222,20 @@ class _StringCall:
             self._delete = _holding_gil(_bindings._wasmtime_component_val_delete)
             self._post_return = _holding_gil(_bindings._wasmtime_component_func_post_return)
             self._set_deadline = _holding_gil(_bindings._wasmtime_context_set_epoch_deadline)
-            self._new_bytes = ctypes.PYFUNCTYPE(None, ctypes.POINTER(_ffi.wasm_byte_vec_t), ctypes.c_size_t,
-                                                ctypes.c_char_p)(("wasm_byte_vec_new", _ffi.dll))
+            self._buffer_address = _BYTES_ADDRESS
+            self._string_at = _STRING_AT
             self._params = (_ffi.wasmtime_component_val_t * 1)()
+            self._params[0].kind = _ffi.WASMTIME_COMPONENT_STRING
             self._result = _ffi.wasmtime_component_val_t()
-            self._string_kind = _ffi.WASMTIME_COMPONENT_STRING
+            self._context = store._context()
             self._func_ref, self._params_ref = byref(func._func), self._params
-            self._param_ref, self._result_ref = byref(self._params[0]), byref(self._result)
-            self._param_string = byref(self._params[0].of.string)
+            self._result_ref = byref(self._result)
+            # Views of the two byte vectors' fields (size, then data pointer): plain integers to read and write.
+            param, result = self._params[0].of.string, self._result.of.string
+            self._param_size = ctypes.c_size_t.from_buffer(param, _ffi.wasm_byte_vec_t.size.offset)
+            self._param_data = ctypes.c_void_p.from_buffer(param, _ffi.wasm_byte_vec_t.data.offset)
+            self._reply_size = ctypes.c_size_t.from_buffer(result, _ffi.wasm_byte_vec_t.size.offset)
+            self._reply_data = ctypes.c_void_p.from_buffer(result, _ffi.wasm_byte_vec_t.data.offset)
             self._fast = True
         except (ImportError, AttributeError):  # pragma: no cover - depends on the wasmtime build
             self._fast = False
@@ -235,27 +249,33 @@ class _StringCall:
             if len(result) > max_chars:
                 raise _ReplyTooLarge(len(result))
             return result
-        context = self._store._context()
+        context = self._context
         self._set_deadline(context, deadline_ticks)
-        data = text.encode("utf-8")
-        self._params[0].kind = self._string_kind
-        self._new_bytes(self._param_string, len(data), data)
+        data = text.encode("utf-8")  # kept alive by this frame for the whole call
+        self._param_size.value = len(data)
+        self._param_data.value = self._buffer_address(data)
         try:
             error = self._raw_call(self._func_ref, context, self._params_ref, 1, self._result_ref, 1)
         finally:
-            self._delete(self._param_ref)
+            self._param_data.value = None  # never leave a pointer into a freed bytes object behind
         if error:
             _raise_wasmtime_error(error)
         try:
-            reply = self._result.of.string
-            if reply.size > max_chars:  # refuse before copying a forged giant reply into host memory
-                raise _ReplyTooLarge(reply.size)
-            return ctypes.string_at(reply.data, reply.size).decode("utf-8")
+            size = self._reply_size.value
+            if size > max_chars:  # refuse before copying a forged giant reply into host memory
+                raise _ReplyTooLarge(size)
+            return self._string_at(self._reply_data.value, size).decode("utf-8")
         finally:
             self._delete(self._result_ref)
             error = self._post_return(self._func_ref, context)
             if error:
                 _raise_wasmtime_error(error)
+
+
+_BYTES_ADDRESS = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object)(("PyBytes_AsString", ctypes.pythonapi))
+"""The address of a bytes object's own buffer (``PyBytes_AsString``), called holding the GIL."""
+_STRING_AT = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_int)(ctypes._string_at_addr)
+"""``ctypes.string_at`` without its Python wrapper: a bytes object copied from (address, size)."""
 
 
 class _ReplyTooLarge(Exception):
