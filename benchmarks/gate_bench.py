@@ -8,6 +8,12 @@ Measurements on the same environments, side by side in one run:
 * a SPADE-sized batch: 24 environments (the library repeated) through the full gate, all cores, once
   with the workers' start-up counted (a command-line run) and once on workers already running (the
   self-play loop's ``ProcessValidator``, which lives for the whole run);
+* the tricky-correct corpus (``tests/zoo/valid_*.py``: environments written to the SPADE release's prompts
+  that must validate unchanged) through the same gate, 1 worker and all cores: what a batch of designer
+  environments costs, next to the bundled library's larger games and planners;
+* where the time goes, in this process over the library: the wasm run split into the guest calls (the
+  environment's own code plus the guest's dispatch) and the host's share (session starts, checks,
+  probes' analysis), and the in-process run split into the environment's own code and everything else;
 * the SPADE release's gate: exec the code in the trainer's own process, reset(seed=42), three probe
   actions (\\boxed{1}, \\boxed{test}, \\boxed{42}) checked for a typed 5-tuple with reward in
   [-10, 10], then reset(seed=123). No sandbox, no solution replay, no fuzzing.
@@ -39,6 +45,7 @@ from spade_envs.registry import bundled_registry
 from spade_envs.runtime.limits import ExecutionLimits
 
 RESULTS = Path(__file__).resolve().parent / "results" / "gate.json"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "zoo"
 REFERENCE_PROBES = ("\\boxed{1}", "\\boxed{test}", "\\boxed{42}")
 
 
@@ -111,6 +118,61 @@ def run_warm_batch(jobs: list[ValidationJob], workers: int, examples: int, repea
     return best
 
 
+def designer_jobs(directory: Path = CORPUS) -> list[ValidationJob]:
+    """The tricky-correct corpus: every ``valid_*.py`` of the defect zoo, validated as a designer's batch."""
+    return [ValidationJob(path.stem, path.read_text(encoding="utf-8")) for path in sorted(directory.glob("valid_*.py"))]
+
+
+def time_split(entries: list[Any], examples: int) -> dict[str, Any]:
+    """Where one worker's time goes over the library, measured in this process.
+
+    wasm: the time inside guest calls (the environment's code and the guest's dispatch, run in the sandbox)
+    against the rest (the host's checks and probe analysis, session starts). inprocess: the time inside the
+    environment's own methods (``EnvHost._call``) against the rest (dispatch and the host's work).
+    """
+    from spade_envs.checks.validate import validate_source
+    from spade_envs.runtime import create_backend
+    from spade_envs.runtime.guest import EnvHost
+    from spade_envs.runtime.wasm import host as wasm_host
+
+    config = ValidatorConfig(fuzz=FuzzConfig(examples=examples))
+    spent = {"guest": 0.0, "environment": 0.0}
+    clock = time.perf_counter
+    guest_call, env_call = wasm_host._StringCall.__call__, EnvHost._call
+
+    def timed_guest(self: Any, *args: Any) -> Any:
+        begin = clock()
+        try:
+            return guest_call(self, *args)
+        finally:
+            spent["guest"] += clock() - begin
+
+    def timed_env(method: Any, *args: Any, **kwargs: Any) -> Any:
+        begin = clock()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent["environment"] += clock() - begin
+
+    split: dict[str, Any] = {}
+    wasm_host._StringCall.__call__, EnvHost._call = timed_guest, staticmethod(timed_env)
+    try:
+        for name, key in (("wasm", "guest"), ("inprocess", "environment")):
+            backend = create_backend(name, ExecutionLimits())
+            validate_source(entries[0].source(), backend, config=config)  # sandbox and caches warm
+            spent[key] = 0.0
+            started = clock()
+            for entry in entries:
+                validate_source(entry.source(), backend, class_name=entry.class_name, config=config)
+            total = clock() - started
+            inside = spent[key]
+            split[name] = {"seconds": round(total, 2), f"in_{key}_s": round(inside, 2),
+                           "host_s": round(total - inside, 2), f"{key}_share": round(inside / total, 2)}
+    finally:
+        wasm_host._StringCall.__call__, EnvHost._call = guest_call, staticmethod(env_call)
+    return split
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=100, help="fuzz examples per environment")
@@ -134,6 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     rows["spade_batch"] = run_gate(batch, cores, args.examples, "wasm", args.repeats)
     print(f"SPADE batch of {args.batch} on running workers ...", file=sys.stderr, flush=True)
     rows["spade_batch_running_workers"] = run_warm_batch(batch, cores, args.examples, args.repeats)
+    designers = designer_jobs()
+    for workers in dict.fromkeys((1, cores)):
+        print(f"tricky-correct corpus, {workers} worker(s), {len(designers)} environments ...", file=sys.stderr,
+              flush=True)
+        rows[f"designer_corpus_{'1_worker' if workers == 1 else 'all_cores'}"] = run_gate(
+            designers, workers, args.examples, "wasm", args.repeats)
+    print("where the time goes (this process, library) ...", file=sys.stderr, flush=True)
+    split = time_split(entries, args.examples)
 
     started = time.perf_counter()
     passed = sum(reference_check(e.source()) for e in entries)
@@ -158,10 +228,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name, value in targets.items():
         print(f"{name:<48} {value}")
+    print(f"where the time goes, 1 worker over the library: {split}")
     document = {"machine": {"python": platform.python_version(), "cpus": cores, "platform": platform.platform(),
                             "load_average_at_start": load_at_start,
                             "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
-                "fuzz_examples": args.examples, "repeats": args.repeats, "results": rows, "targets": targets}
+                "fuzz_examples": args.examples, "repeats": args.repeats, "results": rows, "targets": targets,
+                "time_split": split}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, json.dumps(document, indent=2) + "\n")
     print(f"wrote {args.out}")
