@@ -6,11 +6,15 @@ Threading rules, in one place:
 * a session must be used by one thread at a time. ``SessionThreads`` guarantees this by construction:
   each job opens its own session, uses it and closes it on one worker thread.
 
-Why threads work: the ``wasm`` backend releases the GIL while guest code runs and the ``process``
-backend waits on pipes, so sessions on different threads run in parallel. (The ``inprocess``
-backend runs Python under the GIL and enforces no time limit off the main thread; it gains little.)
-For many cores, one process per core, each with its own ``SessionThreads``, scales more predictably
-than one process with many threads, because request encoding still holds the GIL.
+What threads buy, measured on a 2-core VM: the ``wasm`` backend releases the GIL only while guest code
+runs, and the ``process`` backend while it waits on its pipe. Everything else a step does on the host
+(encoding the request, the C API's bookkeeping, decoding and checking the reply) holds the GIL, and with
+CPython's GIL two threads stop scaling once that share of a step nears a third: a wasm step of a bundled
+game spends about 0.3 of its time there, and two threads step it 1.0-1.1x as fast as one, while two worker
+*processes* step it 1.9x as fast (``benchmarks/sandbox_bench.py``). Threads still overlap what waits (model
+calls, the sandbox's long steps), which is what rollouts need them for; for CPU-bound parallelism over many
+environments (validation, pools) use one process per core, as ``ValidationWorkers`` and ``--ray`` do.
+(The ``inprocess`` backend runs Python under the GIL and enforces no time limit off the main thread.)
 
 (A *pool* in this toolkit is always an exported set of environments, ``spade_envs.pool``; these are
 threads.)

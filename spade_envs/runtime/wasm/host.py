@@ -14,7 +14,8 @@ every address), no threads and no subprocesses. On top of that each call gets:
 
 Thread safety: a ``WasmRuntime`` (engine, linker, compiled component) may be shared by any number of
 threads; each ``WasmTransport`` (one store) must be used by one thread at a time. The GIL is released
-while the guest runs, so sessions on different threads run in parallel.
+while the guest runs, so the guest parts of sessions on different threads run in parallel; the host's
+part of each call holds it (see ``runtime/threads.py`` for what that means for scaling).
 """
 
 from __future__ import annotations
