@@ -21,6 +21,7 @@ part of each call holds it (see ``runtime/threads.py`` for what that means for s
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import math
 import resource
@@ -182,17 +183,20 @@ def _encode_request(request: dict[str, Any]) -> str:
     return "".join(_ENCODER(request, 0)) if _ENCODER is not None else json.dumps(request)
 
 
-def _holding_gil(function: Any) -> Any:
-    """The same C function, called without releasing the GIL.
+@functools.cache
+def _holding_gil(name: str) -> Any:
+    """The same C function, called without releasing the GIL (made once per process: building a ctypes
+    function type and pointer costs more than a whole step, and every session start asked for three).
 
     ctypes releases the GIL around every foreign call. For the few microseconds of bookkeeping calls
     around a guest call that is wasted, and worse with threads: each release hands the GIL to a
     waiting thread and back, a pair of context switches per call, which is what made sessions on two
     threads slower in total than on one. Only the guest call itself releases the GIL.
     """
-    from wasmtime import _ffi
+    from wasmtime import _bindings, _ffi
 
-    return ctypes.PYFUNCTYPE(function.restype, *function.argtypes)((function.__name__, _ffi.dll))
+    function = getattr(_bindings, f"_{name}")
+    return ctypes.PYFUNCTYPE(function.restype, *function.argtypes)((name, _ffi.dll))
 
 
 class _StringCall:
@@ -220,9 +224,9 @@ class _StringCall:
             from wasmtime import _bindings, _ffi
 
             self._raw_call = _bindings._wasmtime_component_func_call  # releases the GIL while the guest runs
-            self._delete = _holding_gil(_bindings._wasmtime_component_val_delete)
-            self._post_return = _holding_gil(_bindings._wasmtime_component_func_post_return)
-            self._set_deadline = _holding_gil(_bindings._wasmtime_context_set_epoch_deadline)
+            self._delete = _holding_gil("wasmtime_component_val_delete")
+            self._post_return = _holding_gil("wasmtime_component_func_post_return")
+            self._set_deadline = _holding_gil("wasmtime_context_set_epoch_deadline")
             self._buffer_address = _BYTES_ADDRESS
             self._string_at = _STRING_AT
             self._params = (_ffi.wasmtime_component_val_t * 1)()
