@@ -102,3 +102,49 @@ def test_play_after_a_broken_call_starts_a_fresh_instance(name):
 def test_unknown_backend_names_the_choices():
     with pytest.raises(ValueError, match="choose one of: inprocess"):
         create_backend("docker")
+
+
+CLOCK_ENV = '''
+import time
+import datetime
+
+
+class ClockEnv:
+    def __init__(self, max_turns=3, **kwargs):
+        self.max_turns = max_turns
+
+    def reset(self, seed=None):
+        return f"{time.time():.3f} {datetime.datetime.now().year}", {}
+
+    def step(self, action):
+        return "ok", 0.0, True, False, {}
+'''
+
+
+def test_a_prepared_namespace_serves_one_load_and_each_load_keeps_its_own_clock():
+    """The sandbox's guest hands its host a namespace built with its image: the first load uses it (with
+    the clock the load asks for), and a later load in the same host builds its own, never sharing it."""
+    from spade_envs.runtime.guest import EnvHost, EnvironmentNamespace, VirtualClock
+
+    prepared = EnvironmentNamespace.fresh(VirtualClock(0.0))
+    host = EnvHost(prepared=prepared)
+    load = {"op": "load", "source": CLOCK_ENV, "clock": {"start": 86_400.0 * 365 * 40, "tick": 1.0}}
+    assert host.handle(load)["ok"]
+    assert host.clock is prepared.clock and prepared.clock.start == 86_400.0 * 365 * 40
+    first = host.handle({"op": "reset", "seed": 0})["result"][0]
+    assert first.startswith("1261440001.000 2009")  # 40 years after 1970 plus one tick: the load's clock
+
+    assert host.handle({**load, "clock": {"start": 1_000.0, "tick": 2.0}})["ok"]
+    assert host.clock is not prepared.clock  # the second load built its own namespace and clock
+    assert host.handle({"op": "reset", "seed": 0})["result"][0].startswith("1002.000 1970")
+    assert prepared.clock.start == 86_400.0 * 365 * 40  # untouched by the second load
+
+
+def test_sandbox_sessions_each_see_the_clock_they_were_opened_with():
+    from spade_envs.runtime import create_backend
+
+    backend = create_backend("wasm")
+    with backend.open_session(CLOCK_ENV, clock_offset_s=-1e9) as early, backend.open_session(CLOCK_ENV) as now:
+        early_time = float(early.reset(0).observation.split()[0])
+        now_time = float(now.reset(0).observation.split()[0])
+    assert 0.9e9 < now_time - early_time < 1.1e9

@@ -20,7 +20,7 @@ import time
 import wit_world
 
 from spade_envs.contract.allowlist import ALLOWED_MODULES
-from spade_envs.runtime.guest import EnvHost
+from spade_envs.runtime.guest import EnvHost, EnvironmentNamespace, VirtualClock
 from spade_envs.runtime.guest_modules import GENERATED_CODE_MODULES
 
 for _name in sorted(ALLOWED_MODULES | GENERATED_CODE_MODULES):
@@ -81,7 +81,7 @@ def _loads(text: str) -> dict:
 
 _output = _BoundedOutput(64 * 1024)
 _max_reply_chars = 1 << 20
-_host = EnvHost()
+_host = EnvHost(prepared=EnvironmentNamespace.fresh(VirtualClock(0.0)))  # part of the image: see its docstring
 
 if sys.platform == "wasi":  # never patch a host interpreter that imports this file by mistake
     sys.stdout = sys.stderr = _output
