@@ -148,3 +148,17 @@ def test_sandbox_sessions_each_see_the_clock_they_were_opened_with():
         early_time = float(early.reset(0).observation.split()[0])
         now_time = float(now.reset(0).observation.split()[0])
     assert 0.9e9 < now_time - early_time < 1.1e9
+
+
+def test_a_reply_size_the_c_copy_cannot_take_is_refused_whatever_the_reply_limit(monkeypatch):
+    """The copy of a reply out of the sandbox takes its size as a C int: a size at or past that limit is
+    refused like an oversized reply, even when ``max_reply_bytes`` would allow it (a C int would wrap)."""
+    from spade_envs.runtime import EnvCrashError, ExecutionLimits, create_backend
+    from spade_envs.runtime.wasm import host
+
+    backend = create_backend("wasm", ExecutionLimits(max_reply_bytes=1 << 40))
+    with backend.open_session(COUNTER_ENV) as session:
+        monkeypatch.setattr(host, "_STRING_AT_LIMIT", 40)  # stands in for 2 GiB: short replies pass, others not
+        assert session.hint() is None  # '{"ok": true, "result": null}' is under the limit
+        with pytest.raises(EnvCrashError, match="over the"):
+            session.reset(0)

@@ -163,7 +163,8 @@ def _clean_strings(value: Any, depth: int = 0) -> Any:
 
 _SCAN = json.decoder.JSONDecoder().scan_once
 """The C scanner behind ``json.loads``, made once: a reply is decoded on every call, and the wrapper's
-own work (a whitespace regex on both ends, a decoder lookup) was a third of it."""
+own work (a whitespace regex on both ends, a decoder lookup) was more than half of it (a step reply:
+1.7 us through ``json.loads``, 0.7 us through the scanner)."""
 
 
 def decode_wire_reply(raw: str | bytes, sender: str, op: str, max_output_chars: int) -> tuple[dict[str, Any], str]:

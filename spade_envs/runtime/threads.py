@@ -11,7 +11,7 @@ runs, and the ``process`` backend while it waits on its pipe. Everything else a 
 (encoding the request, the C API's bookkeeping, decoding and checking the reply) holds the GIL, and with
 CPython's GIL two threads stop scaling once that share of a step nears a third: a wasm step of a bundled
 game spends about 0.3 of its time there, and two threads step it 1.0-1.1x as fast as one, while two worker
-*processes* step it 1.9x as fast (``benchmarks/sandbox_bench.py``). Threads still overlap what waits (model
+*processes* step it 1.65-1.9x as fast (``benchmarks/sandbox_bench.py``). Threads still overlap what waits (model
 calls, the sandbox's long steps), which is what rollouts need them for; for CPU-bound parallelism over many
 environments (validation, pools) use one process per core, as ``ValidationWorkers`` and ``--ray`` do.
 (The ``inprocess`` backend runs Python under the GIL and enforces no time limit off the main thread.)

@@ -267,7 +267,9 @@ class _StringCall:
             _raise_wasmtime_error(error)
         try:
             size = self._reply_size.value
-            if size > max_chars:  # refuse before copying a forged giant reply into host memory
+            # Refuse before copying a forged giant reply into host memory; and ``string_at`` takes a C int,
+            # which would wrap a size of 2 GiB or more (to -1: read up to a NUL) whatever max_chars allows.
+            if size > max_chars or size >= _STRING_AT_LIMIT:
                 raise _ReplyTooLarge(size)
             return self._string_at(self._reply_data.value, size).decode("utf-8")
         finally:
@@ -281,6 +283,8 @@ _BYTES_ADDRESS = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object)(("PyBytes_
 """The address of a bytes object's own buffer (``PyBytes_AsString``), called holding the GIL."""
 _STRING_AT = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_int)(ctypes._string_at_addr)
 """``ctypes.string_at`` without its Python wrapper: a bytes object copied from (address, size)."""
+_STRING_AT_LIMIT = 1 << 31
+"""Sizes ``_STRING_AT`` can take (its size is a C int)."""
 
 
 class _ReplyTooLarge(Exception):
