@@ -95,6 +95,8 @@ def test_the_run_ends_with_the_designer_probe(played_runs):
             low, high = figures["regret_ci"]
             assert low <= figures["regret"] <= high
     assert (first / "plots" / "probe.png").stat().st_size > 10_000
+    # Design hints name each design's family, so the probe reports how the designer followed the agent.
+    assert report["tracking"]["window"] == 3 and report["tracking"]["iterations"] <= 2
 
 
 def test_probe_command_reprobes_a_run_directory(played_runs, capsys, tmp_path):

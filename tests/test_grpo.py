@@ -69,6 +69,22 @@ def test_mini_batches_take_one_optimizer_step_each(tiny_model_dir):  # noqa: F81
     assert whole.step(samples)["optimizer_steps"] == 1.0
 
 
+def test_role_epochs_give_one_role_more_passes(tiny_model_dir):  # noqa: F811
+    """The designer's dozen samples make one mini-batch: ``role_epochs`` gives it more passes (optimizer
+    steps) while the agent keeps ``epochs``; a batch mixing the two is refused."""
+    from dataclasses import replace
+
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    ids = tokenizer("a b")["input_ids"]
+    samples = [TrainingSample(ids, ids, [-1.0] * len(ids), 1.0 if i % 2 else -1.0, role="designer") for i in range(4)]
+    agent = [replace(sample, role="agent") for sample in samples]
+    trainer = GRPOTrainer(model, GRPOSection(learning_rate=1e-3, mini_batch=None, role_epochs={"designer": 3}))
+    assert trainer.step(samples)["optimizer_steps"] == 3.0
+    assert trainer.step(agent)["optimizer_steps"] == 1.0
+    with pytest.raises(ValueError, match="role_epochs"):
+        trainer.step(samples + agent)
+
+
 def test_entropy_bonus_spreads_its_role_even_with_zero_advantage(tiny_model_dir):  # noqa: F811
     """A collapsed designer batch has zero advantages; the bonus must still act on it, and only on
     the role it names."""

@@ -200,6 +200,9 @@ def test_command_options_follow_the_configuration(tmp_path, known_flags):
           "grpo": {"drop_zero_variance": False}}, "every row is trained"),
         ({"openrlhf": {"dynamic_batch": False}}, "set openrlhf.dynamic_batch = true"),
         ({"openrlhf": {"packing_samples": False}}, "need packed samples"),
+        ({"grpo": {"kl_to_reference": {"designer": 0.1}}}, "grpo.kl_to_reference is an embedded-backend option"),
+        ({"grpo": {"entropy_bonus": {"agent": 0.01}}}, "grpo.entropy_bonus is an embedded-backend option"),
+        ({"grpo": {"role_epochs": {"designer": 3}}}, "grpo.role_epochs is an embedded-backend option"),
     ],
 )
 def test_configuration_mistakes_are_one_line_errors(change, message, tmp_path, capsys):

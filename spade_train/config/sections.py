@@ -303,6 +303,11 @@ class GRPOSection(_Section):
     clip_low: float = Field(0.2, ge=0)
     clip_high: float = Field(0.28, ge=0)
     epochs: int = Field(1, ge=1)
+    role_epochs: dict[Literal["designer", "agent"], int] = Field(default_factory=dict)
+    """Per role, the passes over its batch where they differ from ``epochs`` (e.g. {designer = 3}). The
+    designer gets one sample per design, a dozen an iteration, so one pass is one optimizer step, while
+    the agent's episodes make several: more designer passes let it keep up with an agent that learns the
+    designs it favours (embedded backend only)."""
     mini_batch: int | None = Field(32, ge=1)
     """Samples per optimizer step (None: one step per iteration). Smaller mini-batches give several
     clipped steps per batch (as PPO does), which a small model trained briefly needs."""
@@ -541,6 +546,10 @@ def _check_openrlhf(config: RunConfig) -> None:
                          "design.hinter = \"model\"")
     if config.model.path is None:
         raise ValueError("the openrlhf backend needs model.path: a hub id or a checkpoint path on the cluster")
+    per_role = [name for name in ("entropy_bonus", "kl_to_reference", "role_epochs") if getattr(config.grpo, name)]
+    if per_role:
+        raise ValueError(f"grpo.{per_role[0]} is an embedded-backend option (OpenRLHF trains both roles in one "
+                         "update): remove it; the openrlhf backend's KL term is openrlhf.kl_coef")
     if config.sampling.designer_temperature != config.sampling.temperature:
         raise ValueError("the openrlhf backend trains both roles at one rollout temperature: set "
                          "sampling.designer_temperature equal to sampling.temperature")

@@ -15,7 +15,9 @@ what each designer's *own distribution* of designs is worth to it:
 4. for each distribution it reports validity (share of its samples that were valid), expected regret
    and plateau share (share whose unhinted win rate is in the plateau band) over its valid samples,
    each with a percentile-bootstrap interval over its samples, and the gain of each designer's
-   expected regret over uniform-valid with its interval.
+   expected regret over uniform-valid with its interval;
+5. with design hints (the embedded language), how closely the designer followed the agent during the
+   run, read from ``attempts.jsonl`` (``tracking.py``).
 
 It writes ``probe.json`` and ``plots/probe.png`` in the run directory. The intervals resample designs
 (their per-design estimates from the plays included), not the plays of one design: a designer that
@@ -49,6 +51,7 @@ from spade_train.rewards import PLATEAU_HIGH, PLATEAU_LOW
 from spade_train.run.directory import Checkpoints, RunDirectoryError
 from spade_train.run.plots import save_figure
 from spade_train.run.progress import progress_bar, quiet_transformers
+from spade_train.run.tracking import designer_tracking, read_attempts, tracking_line
 
 PROBE_FILE = "probe.json"
 DISTRIBUTIONS = ("final", "post_warmup", "uniform_valid")
@@ -189,7 +192,10 @@ class DesignerProbe:
         finally:
             sessions.close()
             checker.close()
-        return self._report(plans, replies, uniform, results, step, language)
+        report = self._report(plans, replies, uniform, results, step, language)
+        if self.config.design.hinter == "design":  # hints name the design's family (see run/tracking.py)
+            report["tracking"] = designer_tracking(read_attempts(self.run_dir))
+        return report
 
     def _plan(self, memory: EnvironmentMemory, rng: random.Random, index: int, step: int) -> DesignPlan:
         loop = self.config.loop
@@ -298,6 +304,8 @@ def probe_lines(report: dict[str, Any]) -> list[str]:
         if figures is not None and figures.get("regret_gain_over_uniform") is not None:
             lines.append(f"regret of {name} minus uniform-valid: "
                          f"{interval(figures['regret_gain_over_uniform'], figures['regret_gain_ci'], '{:+.2f}')}")
+    if report.get("tracking", {}).get("iterations"):
+        lines.append(tracking_line(report["tracking"]))
     return lines
 
 

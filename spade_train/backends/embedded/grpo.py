@@ -175,7 +175,8 @@ class GRPOTrainer:
         return bool(self._coef(sample, self.config.entropy_bonus) or self._coef(sample, self.config.kl_to_reference))
 
     def step(self, samples: Sequence[TrainingSample]) -> dict[str, float | None]:
-        """``epochs`` passes over the batch, one optimizer step per mini-batch; returns training metrics."""
+        """``epochs`` passes over the batch (``role_epochs`` for its role, where set), one optimizer step per
+        mini-batch; returns training metrics."""
         usable = [s for s in samples if s.completion_ids and (s.advantage != 0.0 or self._regularised(s))]
         if not usable:  # no update: nothing was measured (None, a gap in the curves), not a loss of 0
             return {"loss": None, "tokens": 0.0, "clip_fraction": None, "grad_norm": None, "kl": None,
@@ -184,7 +185,7 @@ class GRPOTrainer:
         self.model.train()
         losses, clipped, tokens_seen, grad_norm, steps = [], 0, 0, 0.0, 0
         kl_total, kl_tokens = 0.0, 0
-        for _ in range(self.config.epochs):
+        for _ in range(self._epochs(usable)):
             for start in range(0, len(usable), size):
                 update = self._update(usable[start : start + size])
                 grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm))
@@ -200,6 +201,15 @@ class GRPOTrainer:
                 "clip_fraction": clipped / tokens_seen, "grad_norm": grad_norm,
                 "kl": kl_total / kl_tokens if kl_tokens else None, "samples": float(len(usable)),
                 "optimizer_steps": float(steps)}
+
+    def _epochs(self, samples: Sequence[TrainingSample]) -> int:
+        """The passes over a batch: its role's ``role_epochs``, else ``epochs``. The trainer updates one
+        role at a time; a batch mixing roles that are given different passes is refused."""
+        passes = {self.config.role_epochs.get(sample.role, self.config.epochs) for sample in samples}
+        if len(passes) > 1:
+            raise ValueError(f"a batch mixes roles with different grpo.role_epochs ({sorted(passes)}); "
+                             "update one role at a time")
+        return passes.pop()
 
     def _update(self, batch: Sequence[TrainingSample]) -> _Update:
         """Accumulate the gradient of one mini-batch's loss (token-level mean)."""
