@@ -316,6 +316,13 @@ class GRPOSection(_Section):
     max_grad_norm: float = Field(1.0, gt=0)
     drop_zero_variance: bool = True
     """Leave out groups whose samples all scored alike (no advantage to learn from)."""
+    designer_format_recovery: bool = False
+    """When every designer reply of an iteration is malformed, train the designer toward its last valid
+    replies (advantage +1, this iteration's replies -1). A batch whose rewards are all equal gives GRPO
+    nothing to learn from and the KL term pulls back too weakly, so a designer knocked out of its reply
+    format (by its own update or by the agent's, through the shared weights) stays out until
+    ``run.stop_after_malformed`` stops the run. Acts only in such iterations: a run that never has one
+    is unchanged (embedded backend only)."""
     entropy_bonus: dict[Literal["designer", "agent"], float] = Field(default_factory=dict)
     """Per role, the weight of an entropy bonus in the update (e.g. {designer = 0.01}): it keeps the
     designer exploring after its batch collapses onto one design, when GRPO has no advantage left."""
@@ -546,9 +553,10 @@ def _check_openrlhf(config: RunConfig) -> None:
                          "design.hinter = \"model\"")
     if config.model.path is None:
         raise ValueError("the openrlhf backend needs model.path: a hub id or a checkpoint path on the cluster")
-    per_role = [name for name in ("entropy_bonus", "kl_to_reference", "role_epochs") if getattr(config.grpo, name)]
-    if per_role:
-        raise ValueError(f"grpo.{per_role[0]} is an embedded-backend option (OpenRLHF trains both roles in one "
+    embedded_only = [name for name in ("entropy_bonus", "kl_to_reference", "role_epochs", "designer_format_recovery")
+                if getattr(config.grpo, name)]
+    if embedded_only:
+        raise ValueError(f"grpo.{embedded_only[0]} is an embedded-backend option (OpenRLHF trains both roles in one "
                          "update): remove it; the openrlhf backend's KL term is openrlhf.kl_coef")
     if config.sampling.designer_temperature != config.sampling.temperature:
         raise ValueError("the openrlhf backend trains both roles at one rollout temperature: set "

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import random
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from spade_envs.fileio import write_atomically
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_train.advantages import Sample, ZeroVariance, agent_group, role_advantages
 from spade_train.backends.embedded import warmup
@@ -40,6 +42,8 @@ from spade_train.run.driver import RunFailed
 from spade_train.run.progress import progress_bar, quiet_transformers
 
 OPTIMIZER_FILE = "optimizer.pt"
+VALID_REPLIES_FILE = "designer_valid_replies.json"
+"""The designer's last valid replies (token ids), kept for ``grpo.designer_format_recovery``."""
 
 
 # ---------------------------------------------------------------------------------- samples
@@ -105,6 +109,31 @@ def training_samples(
     return SampleBatch(samples, counts["agent"], counts["designer"], len(advantages.zero_variance_groups))
 
 
+def designer_replies(result: IterationResult,
+                     temperature: float | None) -> tuple[list[TrainingSample], list[TrainingSample]]:
+    """The iteration's designer replies as samples (advantage 0): the valid ones, and all of them when
+    every reply was malformed (the designer out of its reply format; else none)."""
+    from spade_train.loop.design import Outcome
+
+    def samples(attempts: Sequence[Any]) -> list[TrainingSample]:
+        found = [_training_sample(attempt.generation, 0.0, "designer", temperature) for attempt in attempts]
+        return [sample for sample in found if sample is not None]
+
+    all_malformed = bool(result.attempts) and all(a.outcome is Outcome.MALFORMED for a in result.attempts)
+    return (samples([a for a in result.attempts if a.outcome is Outcome.PLAYED]),
+            samples(result.attempts) if all_malformed else [])
+
+
+def recovery_samples(valid: Sequence[TrainingSample], malformed: Sequence[TrainingSample],
+                     current_logprobs: Sequence[Sequence[float]]) -> list[TrainingSample]:
+    """The designer's batch in an iteration whose replies were all malformed (``grpo.designer_format_recovery``):
+    its last valid replies pushed up (advantage +1, their log-probabilities under the current model as the
+    old ones, so the clipped ratio starts at 1) and this iteration's malformed replies pushed down (-1)."""
+    return ([replace(sample, advantage=1.0, old_logprobs=list(logprobs))
+             for sample, logprobs in zip(valid, current_logprobs)]
+            + [replace(sample, advantage=-1.0) for sample in malformed])
+
+
 # ---------------------------------------------------------------------------------- the trainer
 def _to_device(model: Any, *, tiny: bool) -> Any:
     """The tiny model stays on the CPU it was built for; a real checkpoint goes to the GPU if there is one
@@ -130,6 +159,8 @@ class EmbeddedTrainer:
         self.grpo = GRPOTrainer(model, config.grpo, temperature=config.sampling.temperature,
                                 pad_token_id=tokenizer.pad_token_id,
                                 reference=post_warmup if config.grpo.kl_to_reference else None)
+        self.valid_replies: list[TrainingSample] = []
+        """The designer's replies of the last iteration that had valid designs (format recovery)."""
 
     @property
     def policies(self) -> Policies:
@@ -159,6 +190,9 @@ class EmbeddedTrainer:
                           post_warmup=cls._post_warmup(config, checkpoints, model))
             if (found / OPTIMIZER_FILE).is_file():
                 trainer.grpo.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE))
+            if (found / VALID_REPLIES_FILE).is_file():
+                trainer.valid_replies = [TrainingSample(**row) for row in
+                                         json.loads((found / VALID_REPLIES_FILE).read_text(encoding="utf-8"))]
             return trainer
         if tiny:
             tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
@@ -212,23 +246,46 @@ class EmbeddedTrainer:
                                  temperatures={"designer": config.sampling.designer_temperature,
                                                "agent": config.sampling.temperature})
         metrics: dict[str, float | None] = {}
+        by_role = {role: [sample for sample in batch.samples if sample.role == role] for role in ("designer", "agent")}
+        if config.grpo.designer_format_recovery and config.loop.train_designer:
+            by_role["designer"], recovering = self._recover_format(result, by_role["designer"])
+            metrics["designer_format_recovery"] = float(recovering)
         for role in ("designer", "agent"):
             # One update per role: a role's group-centred advantages then cancel exactly when its
             # samples are identical (a designer repeating one design), instead of a mini-batch holding
             # only part of the group and pushing it at random.
             with self.policy.lock:
-                stats = self.grpo.step([sample for sample in batch.samples if sample.role == role])
+                stats = self.grpo.step(by_role[role])
             metrics.update({f"train_{role}_{key}": value for key, value in stats.items()})
         metrics.update(train_agent_samples=float(batch.agent), train_designer_samples=float(batch.designer),
                        zero_variance_groups=float(batch.zero_variance_groups),
                        train_seconds=time.perf_counter() - started)
         return metrics
 
+    def _recover_format(self, result: IterationResult,
+                        samples: list[TrainingSample]) -> tuple[list[TrainingSample], bool]:
+        """The designer's batch with ``grpo.designer_format_recovery``: unchanged, unless every reply of the
+        iteration was malformed and valid replies are known (then ``recovery_samples``); remembers the
+        iteration's valid replies. Returns the batch and whether it is a recovery batch."""
+        import torch
+
+        valid, malformed = designer_replies(result, self.config.sampling.designer_temperature)
+        if valid:
+            self.valid_replies = valid
+        if not (malformed and self.valid_replies):
+            return samples, False
+        with self.policy.lock, torch.no_grad():
+            current = [logprobs.tolist() for logprobs in self.grpo.token_logprobs(self.valid_replies)]
+        return recovery_samples(self.valid_replies, malformed, current), True
+
     def save(self, directory: Path) -> None:
         import torch
 
         save_checkpoint_files(self.model, self.tokenizer, directory)
         torch.save(self.grpo.optimizer.state_dict(), directory / OPTIMIZER_FILE)
+        if self.valid_replies:
+            rows = [asdict(sample) for sample in self.valid_replies]
+            write_atomically(directory / VALID_REPLIES_FILE, json.dumps(rows) + "\n")
 
 
 def keeps_post_warmup(config: RunConfig) -> bool:
