@@ -143,3 +143,33 @@ def test_captured_output_is_cut_to_the_limit_on_the_host():
     raw = '{"ok": true, "result": null, "output": "' + "o" * 100_000 + '"}'
     reply, output = decode_wire_reply(raw, "the sandbox", "step", 64 * 1024)
     assert reply == {"ok": True, "result": None} and len(output) == 64 * 1024
+
+
+def _deepest(value: Any) -> int:
+    """Levels of containers above the deepest item (0 for a scalar or an empty container)."""
+    children = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, (list, tuple)) else []
+    return 1 + max(map(_deepest, children)) if children else 0
+
+
+def test_the_info_depth_check_agrees_with_its_definition_on_random_values():
+    """``_depth_exceeds`` (level by level, with a fast path for a flat dict) against the recursive definition,
+    including the limits 0 and 1 where the fast path must not answer."""
+    import random
+
+    from spade_envs.runtime.replies import _depth_exceeds
+
+    rng = random.Random(0)
+
+    def draw(depth: int) -> Any:
+        roll = rng.random()
+        if depth > 6 or roll < 0.4:
+            return rng.choice([1, "x", 2.0, None, True])
+        if roll < 0.7:
+            return {str(i): draw(depth + 1) for i in range(rng.randrange(4))}
+        return [draw(depth + 1) for _ in range(rng.randrange(4))] if roll < 0.85 else tuple(draw(depth + 1) for _ in range(2))
+
+    for _ in range(3000):
+        value = draw(0)
+        for limit in (0, 1, 2, 3, 64):
+            assert _depth_exceeds(value, limit) == (_deepest(value) > limit), (value, limit)
+    assert _depth_exceeds({"a": 1}, 0) and not _depth_exceeds({"a": 1}, 1) and not _depth_exceeds({}, 0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from spade_envs.runtime.errors import ContractViolation, EnvCrashError
@@ -73,6 +74,8 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
     """Whether anything sits below more than ``limit`` levels of containers. Level by level, so that
     checking a hostile value cannot itself overflow the stack, and only containers are visited (a flat
     info dict costs one pass)."""
+    if limit >= 1 and type(value) is dict and not any(map(isinstance, value.values(), repeat(_CONTAINERS))):
+        return False  # the common flat info dict, answered in C without building a level
     level = [value] if isinstance(value, _CONTAINERS) else []
     for _ in range(limit):
         below: list[Any] = []
