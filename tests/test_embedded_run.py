@@ -114,12 +114,15 @@ def test_a_designer_out_of_its_format_stops_the_run(tmp_path, capsys):
     # Four warm-up steps do not teach the reply format: every design is malformed.
     config = _config(tmp_path, iterations=5, agent_steps=2, designer_steps=2)
     out = tmp_path / "run"
-    assert main(["run", "--config", str(config), "--out", str(out), "--set", "run.stop_after_malformed=2"]) == 1
+    # Format recovery needs valid replies to recover toward: a designer that never had one still stops.
+    assert main(["run", "--config", str(config), "--out", str(out), "--set", "run.stop_after_malformed=2",
+                 "--set", "grpo.designer_format_recovery=true", "--set", "grpo.role_epochs={designer = 2}"]) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "every design of the last 2 iterations was malformed" in err
     assert "run.stop_after_malformed" in err and "Traceback" not in err
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [row["step"] for row in rows] == [1, 2] and all(row["malformed_rate"] == 1.0 for row in rows)
+    assert all(row["designer_format_recovery"] == 0.0 for row in rows)
     # Nothing was played: the means over plays are null, not 0.0.
     assert all(row["regret_mean"] is None and row["return_unhinted"] is None for row in rows)
     assert not (out / "probe.json").exists()
