@@ -12,19 +12,19 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from spade_train.backends.embedded.grpo import TrainingSample  # noqa: E402
-from spade_train.backends.embedded.trainer import (  # noqa: E402
+from spade_train.backends.embedded.grpo import TrainingSample
+from spade_train.backends.embedded.trainer import (
     VALID_REPLIES_FILE,
     EmbeddedTrainer,
     designer_replies,
     recovery_samples,
 )
-from spade_train.config import parse_run_config  # noqa: E402
-from spade_train.loop.design import Outcome  # noqa: E402
-from spade_train.policies.base import Generation  # noqa: E402
-from spade_train.policies.transformers_local import load_tokenizer  # noqa: E402
-from spade_train.run.directory import Checkpoints  # noqa: E402
-from tests.tiny_model import tiny_model_dir  # noqa: E402,F401
+from spade_train.config import parse_run_config
+from spade_train.loop.design import Outcome
+from spade_train.policies.base import Generation
+from spade_train.policies.transformers_local import load_tokenizer
+from spade_train.run.directory import Checkpoints
+from tests.tiny_model import tiny_model_dir  # noqa: F401
 
 
 def _attempt(outcome: Outcome, completion: list[int], ok: bool = True) -> SimpleNamespace:

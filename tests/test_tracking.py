@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from spade_train.run.tracking import designer_tracking, read_attempts, tracking_line
+from spade_train.run.directory import RunDirectory
+from spade_train.run.tracking import designer_tracking, tracking_line
 
 REGRET = {"code ash .": 0.9, "code elm .": 0.5, "code oak .": 0.1}
 
@@ -52,6 +53,6 @@ def test_rows_a_run_never_writes_are_skipped_not_trusted(tmp_path):
     lines = [json.dumps(row) for row in _rows(lambda regrets: "code ash .", steps=3)]
     (tmp_path / "attempts.jsonl").write_text("\n".join([lines[0], "{not json", "[1, 2]", *lines[1:], '{"step": 4'])
                                              + "\n")
-    rows = read_attempts(tmp_path)
+    rows = RunDirectory(tmp_path).attempts()
     assert len(rows) == len(lines) and designer_tracking(rows)["iterations"] == 2
-    assert read_attempts(tmp_path / "missing") == []
+    assert RunDirectory(tmp_path / "missing").attempts() == []

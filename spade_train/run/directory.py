@@ -29,6 +29,7 @@ from spade_train.config.sections import RunConfig
 from spade_train.loop.iteration import IterationResult
 
 STATE_FILE = "trainer_state.json"
+ATTEMPTS_FILE = "attempts.jsonl"
 
 
 class RunDirectoryError(SpadeError):
@@ -138,7 +139,7 @@ class RunDirectory:
 
     def truncate_records(self, after_step: int) -> None:
         """Drop metric and attempt lines of iterations after ``after_step`` (a resume redoes them)."""
-        for name in ("metrics.jsonl", "timings.jsonl", "attempts.jsonl"):
+        for name in ("metrics.jsonl", "timings.jsonl", ATTEMPTS_FILE):
             path = self.path / name
             if not path.exists():
                 continue
@@ -157,8 +158,23 @@ class RunDirectory:
                **{key: value for key, value in extra.items() if not is_timing(key)}}
         self._append("metrics.jsonl", [row])
         self._append("timings.jsonl", [timings])
-        self._append("attempts.jsonl", [summary.to_json() for summary in result.summaries()])
+        self._append(ATTEMPTS_FILE, [summary.to_json() for summary in result.summaries()])
         return row
+
+    def attempts(self) -> list[dict[str, Any]]:
+        """The run's attempt rows; a line that is not a JSON object (a run killed mid-write) is skipped."""
+        path = self.path / ATTEMPTS_FILE
+        if not path.exists():
+            return []
+        rows = []
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+        return rows
 
     def metrics(self) -> list[dict[str, Any]]:
         path = self.path / "metrics.jsonl"

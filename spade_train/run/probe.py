@@ -48,10 +48,10 @@ from spade_train.memory import EnvironmentMemory, NearDuplicate
 from spade_train.policies.base import Generation, Policy
 from spade_train.policies.roles import Policies, hint_writer
 from spade_train.rewards import PLATEAU_HIGH, PLATEAU_LOW
-from spade_train.run.directory import Checkpoints, RunDirectoryError
+from spade_train.run.directory import Checkpoints, RunDirectory, RunDirectoryError
 from spade_train.run.plots import save_figure
 from spade_train.run.progress import progress_bar, quiet_transformers
-from spade_train.run.tracking import designer_tracking, read_attempts, tracking_line
+from spade_train.run.tracking import designer_tracking, tracking_line
 
 PROBE_FILE = "probe.json"
 DISTRIBUTIONS = ("final", "post_warmup", "uniform_valid")
@@ -194,7 +194,7 @@ class DesignerProbe:
             checker.close()
         report = self._report(plans, replies, uniform, results, step, language)
         if self.config.design.hinter == "design":  # hints name the design's family (see run/tracking.py)
-            report["tracking"] = designer_tracking(read_attempts(self.run_dir))
+            report["tracking"] = designer_tracking(RunDirectory(self.run_dir).attempts())
         return report
 
     def _plan(self, memory: EnvironmentMemory, rng: random.Random, index: int, step: int) -> DesignPlan:

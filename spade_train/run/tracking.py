@@ -20,13 +20,9 @@ design's own (``design.hinter = "design"``).
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
-
-ATTEMPTS_FILE = "attempts.jsonl"
 
 
 def _mean(values: Iterable[float]) -> float | None:
@@ -37,8 +33,9 @@ def _mean(values: Iterable[float]) -> float | None:
 def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3) -> dict[str, Any]:
     """Per-iteration ``follow`` values (see the module docstring) and their summary over the run's halves.
 
-    ``attempts`` are ``attempts.jsonl`` rows; only played designs with a regret and a hint count. Rows that
-    are not what a run writes (missing or mistyped fields) are skipped, not trusted.
+    ``attempts`` are ``attempts.jsonl`` rows (``RunDirectory.attempts``); only played designs with a regret
+    and a hint count. Rows that are not what a run writes (missing or mistyped fields) are skipped, not
+    trusted.
     """
     played: dict[int, list[tuple[str, float]]] = defaultdict(list)
     last_step = 0
@@ -71,22 +68,6 @@ def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3)
         "second_half": _mean(value for step, value in follow.items() if step > half),
         "per_iteration": {str(step): value for step, value in follow.items()},
     }
-
-
-def read_attempts(run_dir: Path) -> list[dict[str, Any]]:
-    """The run's attempt rows; a line that is not a JSON object (a run killed mid-write) is skipped."""
-    path = run_dir / ATTEMPTS_FILE
-    if not path.is_file():
-        return []
-    rows = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            rows.append(row)
-    return rows
 
 
 def tracking_line(tracking: Mapping[str, Any]) -> str:

@@ -33,6 +33,7 @@ from spade_train.backends.embedded.model import build_causal_lm, save_checkpoint
 from spade_train.config.sections import RunConfig, WarmupSection
 from spade_train.designer.signal_language import vocabulary_text
 from spade_train.designer.skills import DEFAULT_GAME_SKILLS
+from spade_train.loop.design import Outcome
 from spade_train.loop.iteration import IterationResult
 from spade_train.policies.base import Generation
 from spade_train.policies.roles import Policies
@@ -113,8 +114,6 @@ def designer_replies(result: IterationResult,
                      temperature: float | None) -> tuple[list[TrainingSample], list[TrainingSample]]:
     """The iteration's designer replies as samples (advantage 0): the valid ones, and all of them when
     every reply was malformed (the designer out of its reply format; else none)."""
-    from spade_train.loop.design import Outcome
-
     def samples(attempts: Sequence[Any]) -> list[TrainingSample]:
         found = [_training_sample(attempt.generation, 0.0, "designer", temperature) for attempt in attempts]
         return [sample for sample in found if sample is not None]
