@@ -39,7 +39,7 @@ _EXPORTS = {
     "env_id_for": "spade_envs.spec",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = tuple(sorted(_EXPORTS))
 
 
 def __getattr__(name: str) -> Any:

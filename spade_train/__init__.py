@@ -73,7 +73,7 @@ _EXPORTS = {
     "EmbeddedTrainer": "spade_train.backends.embedded.trainer",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = tuple(sorted(_EXPORTS))
 
 
 def __getattr__(name: str) -> Any:

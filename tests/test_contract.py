@@ -84,7 +84,7 @@ def test_tool_use_protocol_round_trip():
     obs, _ = env.reset(seed=1)
     assert "apple" in obs
     assert env.get_tools()[0]["function"]["name"] == "get_price"
-    obs, reward, terminated, truncated, info = env.step(format_tool_call("get_price", {"item": "pear"}))
+    obs, reward, terminated, _truncated, _info = env.step(format_tool_call("get_price", {"item": "pear"}))
     assert "Tool result:\n5" in obs and reward == 0.0 and not terminated
     obs, reward, *_ = env.step(format_tool_call("get_price", {"item": "kiwi"}))
     assert "unknown item kiwi" in obs and reward == 0.0
@@ -103,7 +103,7 @@ def test_tool_use_protocol_round_trip():
 )
 def test_tool_use_format_errors_are_penalised(action):
     env = _Lookup()
-    obs, reward, terminated, truncated, info = env.step(action)
+    obs, reward, terminated, _truncated, _info = env.step(action)
     assert reward == ToolUseBaseEnv.FORMAT_PENALTY and not terminated
     assert "Format error" in obs
 

@@ -4,6 +4,7 @@ designer probe reads a run directory (all on tiny budgets, with the real model, 
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -190,7 +191,7 @@ def test_the_warm_up_learning_rate_ramps_up_then_decays_each_round() -> None:
     rates = [learning_rate_at(step, 500, 3e-3, "cosine") for step in range(500)]
     assert rates[0] == pytest.approx(3e-3 / 50) and max(rates) == pytest.approx(3e-3)
     assert rates.index(max(rates)) == 49  # the ramp ends after 50 of 500 steps
-    assert all(a >= b for a, b in zip(rates[49:], rates[50:]))  # then it only decays
+    assert all(a >= b for a, b in itertools.pairwise(rates[49:]))  # then it only decays
     assert rates[-1] == pytest.approx(3e-4, rel=0.01)
     assert {learning_rate_at(step, 500, 3e-3, "constant") for step in range(500)} == {3e-3}
     with pytest.raises(ValueError, match="unknown warm-up schedule"):

@@ -54,7 +54,7 @@ def test_gymnasium_env_checker_accepts_the_adapter(name, inprocess):
         check_env(env, skip_render_check=True)
         obs, _ = env.reset(seed=5)
         assert env.observation_space.contains(obs)
-        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        obs, reward, _terminated, _truncated, info = env.step(env.action_space.sample())
         assert isinstance(reward, float) and isinstance(info, dict)
     finally:
         env.close()

@@ -31,7 +31,8 @@ def test_env_id_ignores_line_endings_and_trailing_space():
 
 
 def test_spec_rejects_bad_values():
-    good = dict(id=env_id_for("x"), class_name="XEnv", kind="multi_turn_game", skill="Optimization", max_turns=5)
+    good = {"id": env_id_for("x"), "class_name": "XEnv", "kind": "multi_turn_game", "skill": "Optimization",
+            "max_turns": 5}
     EnvSpec(**good)
     for bad in ({"kind": "arcade"}, {"class_name": "Thing"}, {"max_turns": 0}, {"reward_range": (1, 0)},
                 {"id": "abc"}, {"surprise": 1}):

@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, Self
 
 from spade_envs.checks.catalogue import TIERS, check_names
 from spade_envs.checks.static import StaticResult, run_static_checks
@@ -329,7 +329,7 @@ class ValidationWorkers:
             future.cancel()
         self._thread.join()
 
-    def __enter__(self) -> ValidationWorkers:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: object, *exc_info: object) -> None:

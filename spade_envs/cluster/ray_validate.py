@@ -13,11 +13,12 @@ held: Ray restarts the actor and those files are sent again; a file on whose acc
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from spade_envs.checks.batch import JobResult, ValidationJob, ValidationWorkers, WorkerLimits, failure_report
 from spade_envs.checks.validate import ValidatorConfig
@@ -153,15 +154,13 @@ class RayValidation:
         import ray
 
         for actor in self._actors:
-            try:
+            with contextlib.suppress(Exception):  # an actor that is already gone is closed
                 ray.kill(actor, no_restart=True)
-            except Exception:  # noqa: BLE001 -- an actor that is already gone is closed
-                pass
         self._actors = []
         if self._started_ray:
             shutdown_ray()
 
-    def __enter__(self) -> RayValidation:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

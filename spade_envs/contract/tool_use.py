@@ -258,7 +258,7 @@ class ToolUseBaseEnv:
             result = getattr(self, "tool_" + name)(**arguments)
         except TypeError as error:
             return f"Error: bad arguments for {name}: {error}"
-        except Exception as error:  # a tool rejecting bad input is part of the game (error recovery)
+        except Exception as error:  # noqa: BLE001 -- a tool rejecting bad input is part of the game (error recovery)
             return f"Error: {type(error).__name__}: {error}"
         if not isinstance(result, str):
             try:

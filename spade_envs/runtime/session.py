@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from spade_envs.runtime.errors import (
     ContractViolation,
@@ -126,7 +126,7 @@ class EnvSession:
             self._transport.close()
             self._transport = None
 
-    def __enter__(self) -> EnvSession:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

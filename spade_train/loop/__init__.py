@@ -26,7 +26,7 @@ _EXPORTS = {
     "remember": "spade_train.loop.summary",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = tuple(sorted(_EXPORTS))
 
 
 def __getattr__(name: str) -> Any:
