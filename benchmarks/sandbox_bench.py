@@ -21,6 +21,7 @@ the thread that called into the sandbox) is reported beside the caller's.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import math
@@ -48,6 +49,8 @@ from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.wasm import WasmBackend, WasmConfig
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+GUEST_CALL_ONLY = "wasm, guest call only"
+"""The thread figure's floor row: wasm steps with no host work but the guest call (see ``_Stepper``)."""
 
 
 class _JsonInProcessTransport:
@@ -186,64 +189,182 @@ def _step_loop(backend: Any, entry: EnvEntry, steps: int, ready: threading.Barri
         return time.perf_counter() - begin
 
 
-def bench_threads(backend: Any, entries: list[EnvEntry], steps: int, repeats: int = 3) -> dict[str, Any]:
-    """Steps per second in total with 1 and 2 threads, each stepping its own session of the same
-    environment (the median environment of the library by step cost is used for all, the best of
-    ``repeats`` runs for each count); ``scaling`` is the 2-thread total over the 1-thread one."""
+class _Stepper(threading.Thread):
+    """A worker thread owning one session of ``entry``, stepping it ``steps`` times whenever told to.
+
+    With ``guest_call_only`` a step is the sandbox's guest call alone (the request encoded once, the reply
+    read only for its end flags): the least host work any wasm step can have, the floor for the threads'
+    scaling. It reaches inside the transport, as a benchmark may.
+    """
+
+    def __init__(self, backend: Any, entry: EnvEntry, steps: int, guest_call_only: bool = False) -> None:
+        super().__init__(daemon=True)
+        self.backend, self.entry, self.steps, self.guest_call_only = backend, entry, steps, guest_call_only
+        self.go, self.finished, self.ready = threading.Semaphore(0), threading.Semaphore(0), threading.Event()
+        self.barrier: threading.Barrier | None = None
+        self.seconds = 0.0
+        self.stop = False
+        self.start()
+        self.ready.wait()
+
+    def run(self) -> None:
+        with self.backend.open_session(self.entry.source(), class_name=self.entry.class_name) as session:
+            script = _script(session, 0)
+            session.reset(0)
+            step = self._guest_call_step(session, script) if self.guest_call_only else None
+            self.ready.set()
+            while True:
+                self.go.acquire()
+                if self.stop:
+                    return
+                assert self.barrier is not None
+                self.barrier.wait()
+                begin = time.perf_counter()
+                for index in range(self.steps):
+                    if step is not None:
+                        step(index)
+                    elif session.step(script[index % len(script)]).done:
+                        session.reset(index)
+                self.seconds = time.perf_counter() - begin
+                self.finished.release()
+
+    @staticmethod
+    def _guest_call_step(session: EnvSession, script: list[str]) -> Callable[[int], None]:
+        transport = session._transport
+        call, ticks = transport._call, transport._deadline_ticks  # type: ignore[union-attr]
+        requests = [json.dumps({"op": "step", "action": action}) for action in script]
+
+        def step(index: int) -> None:
+            reply = call(requests[index % len(requests)], 1 << 22, ticks)
+            if "true, false, {" in reply or "false, true, {" in reply:  # the episode ended
+                call(json.dumps({"op": "reset", "seed": index}), 1 << 22, ticks)
+
+        return step
+
+
+def bench_threads(backend: Any, entries: list[EnvEntry], steps: int, rounds: int = 9,
+                  guest_call_only: bool = False) -> dict[str, Any]:
+    """Steps per second in total with 1 and 2 threads, each stepping its own session of number_hunt.
+
+    Measured interleaved, as the step ratio is: each round runs one thread, then two, then one again, each
+    burst ``steps`` steps a thread, so both sides of a round's ratio see the same moment of a machine whose
+    speed drifts by a third within seconds. ``scaling`` is the median over rounds of the 2-thread total
+    over the mean of its two 1-thread neighbours; its quartiles say how much the rounds disagreed.
+    """
     entry = next(e for e in entries if e.name == "number_hunt")
-    totals: dict[int, float] = {}
-    for count in (1, 2):
-        best = 0.0
-        for _ in range(repeats):
-            barrier = threading.Barrier(count)
-            seconds: list[float] = [0.0] * count
+    workers = [_Stepper(backend, entry, steps, guest_call_only) for _ in range(2)]
 
-            def run(slot: int, seconds: list[float] = seconds, barrier: threading.Barrier = barrier) -> None:
-                seconds[slot] = _step_loop(backend, entry, steps, barrier)
+    def burst(count: int) -> float:
+        barrier = threading.Barrier(count)
+        for worker in workers[:count]:
+            worker.barrier = barrier
+            worker.go.release()
+        for worker in workers[:count]:
+            worker.finished.acquire()
+        return count * steps / max(worker.seconds for worker in workers[:count])
 
-            threads = [threading.Thread(target=run, args=(slot,)) for slot in range(count)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            best = max(best, count * steps / max(seconds))
-        totals[count] = best
-    return {"environment": entry.name, "steps_per_s_1_thread": round(totals[1]),
-            "steps_per_s_2_threads": round(totals[2]), "scaling": round(totals[2] / totals[1], 2)}
+    try:
+        burst(1), burst(2)  # warm: the threads' first steps
+        ones, twos, ratios = [], [], []
+        for _ in range(rounds):
+            before, both, after = burst(1), burst(2), burst(1)
+            ones.append((before + after) / 2)
+            twos.append(both)
+            ratios.append(both / ones[-1])
+    finally:
+        for worker in workers:
+            worker.stop = True
+            worker.go.release()
+        for worker in workers:
+            worker.join()
+    quartiles = statistics.quantiles(ratios, n=4)
+    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_thread": round(statistics.median(ones)),
+            "steps_per_s_2_threads": round(statistics.median(twos)), "scaling": round(statistics.median(ratios), 2),
+            "scaling_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)]}
+
+
+def _echo(reads: int, writes: int, parent_ends: tuple[int, int]) -> None:
+    """In a child process: send back every byte received, until the parent closes its end."""
+    for fd in parent_ends:  # inherited by the fork; left open, the read below would never see the end
+        os.close(fd)
+    while data := os.read(reads, 1):
+        os.write(writes, data)
+
+
+def wake_latency_us(round_trips: int = 20_000) -> float:
+    """Half the round trip of one byte between two processes over pipes: the time to wake a thread that
+    is blocked waiting, on this machine (``perf bench sched pipe`` measures the same). It is what a thread
+    pays when the GIL is handed to it while it sleeps; a few microseconds on bare metal, more in a VM."""
+    import multiprocessing
+
+    child_reads, parent_writes = os.pipe()
+    parent_reads, child_writes = os.pipe()
+    child = multiprocessing.get_context("fork").Process(
+        target=_echo, args=(child_reads, child_writes, (parent_writes, parent_reads)))
+    child.start()
+    os.close(child_reads)
+    os.close(child_writes)
+    try:
+        for _ in range(200):  # both sides running
+            os.write(parent_writes, b"x")
+            os.read(parent_reads, 1)
+        begin = time.perf_counter()
+        for _ in range(round_trips):
+            os.write(parent_writes, b"x")
+            os.read(parent_reads, 1)
+        return round((time.perf_counter() - begin) / round_trips / 2 * 1e6, 1)
+    finally:
+        os.close(parent_writes)
+        child.join(timeout=10)
+        os.close(parent_reads)
 
 
 def _process_steps(job: tuple[str, int]) -> float:
     """In a worker process: step a fresh wasm session of the named environment; the seconds the steps took."""
     name, steps = job
     entry = next(e for e in bundled_registry() if e.name == name)
-    backend = create_backend("wasm", ExecutionLimits())
-    _step_loop(backend, entry, min(steps, 500))  # warm: the sandbox and the environment's module are loaded
-    return _step_loop(backend, entry, steps)
+    return _step_loop(_worker_backend(), entry, steps)
 
 
-def bench_processes(entries: list[EnvEntry], steps: int, repeats: int = 3) -> dict[str, Any]:
+@functools.cache
+def _worker_backend() -> Any:
+    """The wasm backend of a worker process, made once: its engine and compiled guest are loaded once."""
+    return create_backend("wasm", ExecutionLimits())
+
+
+def bench_processes(entries: list[EnvEntry], steps: int, rounds: int = 9) -> dict[str, Any]:
     """The thread figure's environment stepped in 1 and 2 worker processes (one wasm session each): the
-    scaling the machine allows when no interpreter is shared, beside the threads' scaling."""
+    scaling the machine allows when no interpreter is shared, beside the threads' scaling. Interleaved
+    like ``bench_threads`` (1, 2, 1 processes a round; the median ratio), so the two compare."""
     import multiprocessing
 
     entry = next(e for e in entries if e.name == "number_hunt")
-    totals: dict[int, float] = {}
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        pool.map(_process_steps, [(entry.name, 200)] * 2)  # both workers started and imported
-        for count in (1, 2):
-            totals[count] = max(count * steps / max(pool.map(_process_steps, [(entry.name, steps)] * count))
-                                for _ in range(repeats))
-    return {"environment": entry.name, "steps_per_s_1_process": round(totals[1]),
-            "steps_per_s_2_processes": round(totals[2]), "scaling": round(totals[2] / totals[1], 2)}
+        pool.map(_process_steps, [(entry.name, 300)] * 2)  # both workers started, imported and warm
+
+        def burst(count: int) -> float:
+            return count * steps / max(pool.map(_process_steps, [(entry.name, steps)] * count, chunksize=1))
+
+        ones, twos, ratios = [], [], []
+        for _ in range(rounds):
+            before, both, after = burst(1), burst(2), burst(1)
+            ones.append((before + after) / 2)
+            twos.append(both)
+            ratios.append(both / ones[-1])
+    quartiles = statistics.quantiles(ratios, n=4)
+    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_process": round(statistics.median(ones)),
+            "steps_per_s_2_processes": round(statistics.median(twos)), "scaling": round(statistics.median(ratios), 2),
+            "scaling_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)]}
 
 
 def gil_share(backend: Any, entries: list[EnvEntry], steps: int) -> dict[str, Any]:
     """For the thread figure's environment on one thread: how long a step holds the GIL outside the guest
     call (request encoding, the C API bookkeeping, reply decoding and checks) against the guest call itself.
 
-    Two threads can only overlap their guest calls; the rest is serialised by the GIL, and with CPython's
-    GIL the total stops scaling well before the host's share reaches a half (measured with a C function
-    standing in for the guest: 1.96x at a host share of 0.29, 1.18x at 0.38).
+    Two threads can only overlap their guest calls; the rest is serialised by the GIL. The share alone
+    does not decide the scaling: each hand-over of the GIL to a thread blocked waiting for it costs a
+    kernel wake-up (``wake_latency_us``), and the "guest call only" row of the thread figure, whose share
+    is a third of this, scales no better.
     """
     entry = next(e for e in entries if e.name == "number_hunt")
     marks: list[int] = []
@@ -403,7 +524,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "sandbox.json")
     parser.add_argument("--deadline-only", action="store_true", help="measure only the deadline overshoot")
     parser.add_argument("--skip-deadline", action="store_true", help="do not measure the deadline overshoot")
-    parser.add_argument("--thread-steps", type=int, default=4000, help="steps per thread for the scaling figure")
+    parser.add_argument("--thread-steps", type=int, default=1500,
+                        help="steps per thread in each burst of the scaling figure")
     parser.add_argument("--threads-only", action="store_true", help="measure only the thread scaling figure")
     parser.add_argument("--ratio-rounds", type=int, default=5, help="rounds of the interleaved step round trip")
     args = parser.parse_args(argv)
@@ -429,12 +551,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.threads_only:
         threads = {name: bench_threads(make(), entries, args.thread_steps) for name, make in makers.items()}
+        threads[GUEST_CALL_ONLY] = bench_threads(makers["wasm"](), entries, args.thread_steps, guest_call_only=True)
         _print_threads(threads)
-        processes, gil = bench_processes(entries, args.thread_steps), gil_share(makers["wasm"](), entries, args.thread_steps)
-        print(f"wasm in 2 worker processes: {processes['scaling']}x; host share of a wasm step: {gil['host_share']}")
+        processes = bench_processes(entries, args.thread_steps)
+        gil = gil_share(makers["wasm"](), entries, 4000)
+        wake = wake_latency_us()
+        _print_thread_context(processes, gil, wake)
         previous = json.loads(args.out.read_text()) if args.out.exists() else {}
         document = {**previous, "threads": {"machine": machine, "rows": threads, "wasm_processes": processes,
-                                            "wasm_gil": gil}}
+                                            "wasm_gil": gil, "wake_latency_us": wake}}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(args.out, json.dumps(document, indent=2) + "\n")
         print(f"\nwrote {args.out}")
@@ -448,13 +573,16 @@ def main(argv: list[str] | None = None) -> int:
         rows[name].update(bench_backend(backend, entries, args.steps, args.sessions))
         rows[name]["validate_library_s"] = bench_validation(make, entries, args.repeats)
         rows[name]["threads"] = bench_threads(backend, entries, args.thread_steps)
+    floor = bench_threads(makers["wasm"](), entries, args.thread_steps, guest_call_only=True)
 
     print("step round trip, backends interleaved ...", file=sys.stderr, flush=True)
     ratio = bench_step_ratio({name: makers[name]() for name in ("inprocess+json", "wasm", "process")}, entries,
                              args.steps // 3, args.ratio_rounds)
     print("thread scaling beside processes, and the GIL's share of a step ...", file=sys.stderr, flush=True)
     rows["wasm"]["processes"] = bench_processes(entries, args.thread_steps)
-    rows["wasm"]["gil"] = gil_share(makers["wasm"](), entries, args.thread_steps)
+    rows["wasm"]["gil"] = gil_share(makers["wasm"](), entries, 4000)
+    rows["wasm"]["threads_guest_call_only"] = floor
+    rows["wasm"]["wake_latency_us"] = wake = wake_latency_us()
     wasm, inproc = rows["wasm"], rows["inprocess"]
     targets = {
         "wasm_step_vs_inprocess_json, interleaved (<= 2.5x)": ratio["vs_inprocess_json"]["wasm"],
@@ -468,11 +596,8 @@ def main(argv: list[str] | None = None) -> int:
     targets["wasm_two_thread_scaling (>= 1.8x)"] = rows["wasm"]["threads"]["scaling"]
     _print_table(rows, targets)
     print(f"\nstep round trip, interleaved over {ratio['rounds']} rounds (us): {ratio['step_round_trip_us']}")
-    _print_threads({name: row["threads"] for name, row in rows.items()})
-    print(f"wasm in 2 worker processes: {wasm['processes']['scaling']}x "
-          f"({wasm['processes']['steps_per_s_1_process']} -> {wasm['processes']['steps_per_s_2_processes']} steps/s)")
-    print(f"wasm step on one thread: guest call {wasm['gil']['guest_call_us']} us, host with the GIL "
-          f"{wasm['gil']['host_with_gil_us']} us (share {wasm['gil']['host_share']})")
+    _print_threads({**{name: row["threads"] for name, row in rows.items()}, GUEST_CALL_ONLY: floor})
+    _print_thread_context(wasm["processes"], wasm["gil"], wake)
     deadline = [] if args.skip_deadline else bench_deadline()
     if deadline:
         _print_deadline(deadline)
@@ -492,9 +617,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print_threads(rows: dict[str, dict[str, Any]]) -> None:
-    print(f"\n{'threads: steps/s in total':<28}{'1 thread':>10}{'2 threads':>11}{'scaling':>9}")
+    print(f"\n{'threads: steps/s in total':<28}{'1 thread':>10}{'2 threads':>11}{'scaling':>9}  (quartiles)")
     for name, row in rows.items():
-        print(f"{name:<28}{row['steps_per_s_1_thread']:>10}{row['steps_per_s_2_threads']:>11}{row['scaling']:>8}x")
+        low, high = row["scaling_quartiles"]
+        print(f"{name:<28}{row['steps_per_s_1_thread']:>10}{row['steps_per_s_2_threads']:>11}{row['scaling']:>8}x"
+              f"  ({low}-{high})")
+
+
+def _print_thread_context(processes: dict[str, Any], gil: dict[str, Any], wake_us: float) -> None:
+    low, high = processes["scaling_quartiles"]
+    print(f"wasm in 2 worker processes: {processes['scaling']}x ({low}-{high}; "
+          f"{processes['steps_per_s_1_process']} -> {processes['steps_per_s_2_processes']} steps/s)")
+    print(f"wasm step on one thread: guest call {gil['guest_call_us']} us, host with the GIL "
+          f"{gil['host_with_gil_us']} us (share {gil['host_share']})")
+    print(f"waking a blocked thread on this machine (pipe ping-pong between two processes): {wake_us} us")
 
 
 def _print_table(rows: dict[str, dict[str, Any]], targets: dict[str, float]) -> None:
