@@ -8,12 +8,15 @@ Threading rules, in one place:
 
 What threads buy, measured on a 2-core VM: the ``wasm`` backend releases the GIL only while guest code
 runs, and the ``process`` backend while it waits on its pipe. Everything else a step does on the host
-(encoding the request, the C API's bookkeeping, decoding and checking the reply) holds the GIL, and with
-CPython's GIL two threads stop scaling once that share of a step nears a third: a wasm step of a bundled
-game spends about 0.3 of its time there, and two threads step it 1.0-1.1x as fast as one, while two worker
-*processes* step it 1.65-1.9x as fast (``benchmarks/sandbox_bench.py``). Threads still overlap what waits (model
-calls, the sandbox's long steps), which is what rollouts need them for; for CPU-bound parallelism over many
-environments (validation, pools) use one process per core, as ``ValidationWorkers`` and ``--ray`` do.
+(encoding the request, the C API's bookkeeping, decoding and checking the reply) holds the GIL. Two
+threads stepping wasm sessions of a bundled game run 1.0-1.2x as fast as one, and no faster when a step
+is the guest call alone (0.9-1.4x): what costs is handing the GIL over, not the host's work. With two
+threads nearly every guest call's release and re-acquire of the GIL goes through the kernel, and waking a
+blocked thread costs this VM 20-30 us, about as long as the guest call. Two worker *processes* share no
+GIL and step it 1.4-2.0x as fast (``benchmarks/sandbox_bench.py --threads-only``, all measured
+interleaved). Threads still overlap what waits (model calls, the sandbox's long steps), which is what
+rollouts need them for; for CPU-bound parallelism over many environments (validation, pools) use one
+process per core, as ``ValidationWorkers`` and ``--ray`` do.
 (The ``inprocess`` backend runs Python under the GIL and enforces no time limit off the main thread.)
 
 (A *pool* in this toolkit is always an exported set of environments, ``spade_envs.pool``; these are
@@ -26,7 +29,7 @@ import asyncio
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.session import EnvSession
@@ -85,7 +88,7 @@ class SessionThreads:
     def close(self) -> None:
         self._executor.shutdown(wait=True)
 
-    def __enter__(self) -> SessionThreads:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -213,8 +213,8 @@ class _StringCall:
     * only the guest call itself releases the GIL (``_holding_gil``): every other C call is a few
       microseconds of bookkeeping, and each release would hand the GIL to a waiting thread and back.
 
-    Everything the GIL is held for here is time another thread's session cannot use (with CPython's GIL,
-    two threads stop scaling once the host's share of a call nears a third). It uses wasmtime-py internals
+    Everything the GIL is held for here is time another thread's session cannot use, and on a VM each
+    hand-over of the GIL between threads costs about a guest call's time (``runtime/threads.py``). It uses wasmtime-py internals
     (the version is pinned); if they are missing it falls back to the public API.
     """
 
