@@ -246,10 +246,9 @@ def bench_threads(backend: Any, entries: list[EnvEntry], steps: int, rounds: int
                   guest_call_only: bool = False) -> dict[str, Any]:
     """Steps per second in total with 1 and 2 threads, each stepping its own session of number_hunt.
 
-    Measured interleaved, as the step ratio is: each round runs one thread, then two, then one again, each
-    burst ``steps`` steps a thread, so both sides of a round's ratio see the same moment of a machine whose
-    speed drifts by a third within seconds. ``scaling`` is the median over rounds of the 2-thread total
-    over the mean of its two 1-thread neighbours; its quartiles say how much the rounds disagreed.
+    Measured interleaved (``_interleaved``), as the step ratio is: each round runs one thread, then two,
+    then one again, each burst ``steps`` steps a thread, so both sides of a round's ratio see the same
+    moment of a machine whose speed drifts by a third within seconds.
     """
     entry = next(e for e in entries if e.name == "number_hunt")
     workers = [_Stepper(backend, entry, steps, guest_call_only) for _ in range(2)]
@@ -265,22 +264,31 @@ def bench_threads(backend: Any, entries: list[EnvEntry], steps: int, rounds: int
 
     try:
         burst(1), burst(2)  # warm: the threads' first steps
-        ones, twos, ratios = [], [], []
-        for _ in range(rounds):
-            before, both, after = burst(1), burst(2), burst(1)
-            ones.append((before + after) / 2)
-            twos.append(both)
-            ratios.append(both / ones[-1])
+        one, two, scaling = _interleaved(burst, rounds)
     finally:
         for worker in workers:
             worker.stop = True
             worker.go.release()
         for worker in workers:
             worker.join()
+    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_thread": one,
+            "steps_per_s_2_threads": two, **scaling}
+
+
+def _interleaved(burst: Callable[[int], float], rounds: int) -> tuple[int, int, dict[str, Any]]:
+    """Rounds of ``burst(1)``, ``burst(2)``, ``burst(1)`` (steps/s in total with that many workers): the
+    median 1- and 2-worker rates, and the median over rounds of the 2-worker rate over the mean of its two
+    1-worker neighbours (``scaling``) with its quartiles (how much the rounds disagreed)."""
+    ones, twos, ratios = [], [], []
+    for _ in range(rounds):
+        before, both, after = burst(1), burst(2), burst(1)
+        ones.append((before + after) / 2)
+        twos.append(both)
+        ratios.append(both / ones[-1])
     quartiles = statistics.quantiles(ratios, n=4)
-    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_thread": round(statistics.median(ones)),
-            "steps_per_s_2_threads": round(statistics.median(twos)), "scaling": round(statistics.median(ratios), 2),
-            "scaling_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)]}
+    return (round(statistics.median(ones)), round(statistics.median(twos)),
+            {"scaling": round(statistics.median(ratios), 2),
+             "scaling_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)]})
 
 
 def _echo(reads: int, writes: int, parent_ends: tuple[int, int]) -> None:
@@ -345,16 +353,9 @@ def bench_processes(entries: list[EnvEntry], steps: int, rounds: int = 9) -> dic
         def burst(count: int) -> float:
             return count * steps / max(pool.map(_process_steps, [(entry.name, steps)] * count, chunksize=1))
 
-        ones, twos, ratios = [], [], []
-        for _ in range(rounds):
-            before, both, after = burst(1), burst(2), burst(1)
-            ones.append((before + after) / 2)
-            twos.append(both)
-            ratios.append(both / ones[-1])
-    quartiles = statistics.quantiles(ratios, n=4)
-    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_process": round(statistics.median(ones)),
-            "steps_per_s_2_processes": round(statistics.median(twos)), "scaling": round(statistics.median(ratios), 2),
-            "scaling_quartiles": [round(quartiles[0], 2), round(quartiles[2], 2)]}
+        one, two, scaling = _interleaved(burst, rounds)
+    return {"environment": entry.name, "rounds": rounds, "steps_per_s_1_process": one,
+            "steps_per_s_2_processes": two, **scaling}
 
 
 def gil_share(backend: Any, entries: list[EnvEntry], steps: int) -> dict[str, Any]:
