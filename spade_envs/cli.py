@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits, default_jobs, run_jobs
 from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
+from spade_envs.checks.judge import JudgeSettings
 from spade_envs.checks.progress import Progress
 from spade_envs.checks.results import ResultsFile, settings_digest, split_finished
 from spade_envs.checks.static import StaticConfig
@@ -32,6 +33,7 @@ from spade_envs.cliutil import (
     EXIT_OK,
     OneLineParser,
     UsageError,
+    int_in_range,
     positive_int,
     positive_seconds,
     printable,
@@ -209,9 +211,10 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     config = ValidatorConfig(
         static=StaticConfig(extra_modules=frozenset(args.allow_import)),
         dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns,
-                            hint=args.hint),
+                            hint=args.hint, seed=getattr(args, "plan_seed", None)),
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tiers,
+        judge=JudgeSettings(args.judge, severity=args.judge_severity) if getattr(args, "judge", None) else None,
     )
     jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved.environments]
     limits = ExecutionLimits(call_timeout_s=args.timeout)
@@ -448,7 +451,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     _print_skipped(resolved.skipped, screen)
     config = ValidatorConfig(
         static=StaticConfig(extra_modules=frozenset(args.allow_import)),
-        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns),
+        dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns,
+                            seed=getattr(args, "plan_seed", None)),
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tuple(t for t in TIERS if t != "fuzz" or args.examples > 0),
     )
@@ -551,7 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--sandbox", default=DEFAULT_BACKEND, choices=backend_names(),
                          help=f"where environment code runs (default: {DEFAULT_BACKEND})")
         sub.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=10.0,
-                         help="seconds allowed per environment call (default 10)")
+                         help="seconds of work allowed per environment call (default 10): the sandbox counts them "
+                         "as guest instructions, the same on every machine and load")
         sub.add_argument("--max-turns", type=positive_int(MAX_TURNS), default=None,
                          help=f"construct with this max_turns (1 to {MAX_TURNS})")
 
@@ -566,6 +571,15 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--examples", type=int, default=examples,
                          help=f"fuzz examples per environment (default {examples}; 0 skips fuzzing)")
         sub.add_argument("--fuzz-seed", type=int, default=0, help="seed of the fuzzer (default 0)")
+        sub.add_argument("--judge", metavar="URL[#MODEL]", default=None,
+                         help="also ask a model judge (any OpenAI-compatible endpoint) whether the checker "
+                         "accepts what the text asks, the task is solvable from what the agent sees, and no "
+                         "hint or reply gives the answer away; a heuristic, off by default")
+        sub.add_argument("--judge-severity", choices=("error", "warning"), default="error",
+                         help="whether the judge's findings reject (error, the default) or only warn")
+        sub.add_argument("--plan-seed", type=int_in_range(0, 2**31 - 1), default=None, metavar="N",
+                         help="seed that draws the 32-bit seeds every check plays (default: drawn at random for "
+                         "each file and recorded in the report as plan_seed; give it to replay a verdict)")
         sub.add_argument("--hint", help="also check that this hint does not leak any answer")
         sub.add_argument("--jobs", type=positive_int(MAX_JOBS), default=None,
                          help="worker processes (default: one per core, at most one per file; with --ray, one "

@@ -73,6 +73,22 @@ def positive_int(limit: int) -> Callable[[str], int]:
     return parse
 
 
+def int_in_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``; anything else is a one-line usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    parse.__name__ = "int_in_range"
+    return parse
+
+
 def positive_seconds(limit: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds above 0 and at most ``limit``."""
 

@@ -1,4 +1,9 @@
-"""The sandbox's time limit holds while the host is busy: its clock is a native timer that needs no GIL."""
+"""The sandbox's time limit holds while the host is busy.
+
+By default it counts the guest's instructions (wasmtime fuel), so it stops a call after the same work on
+any machine and under any load; with instruction counting off, its clock is a native timer that needs no
+GIL. Both hold while the host's threads keep the GIL busy.
+"""
 
 from __future__ import annotations
 
@@ -40,11 +45,16 @@ LOOP_ENV = dedent(
 
 @pytest.mark.skipif(not NATIVE, reason="the native epoch timer exists on Linux x86-64 and aarch64 only")
 def test_the_sandbox_uses_the_native_timer_here():
-    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=1.0))
+    assert create_backend("wasm", ExecutionLimits(call_timeout_s=1.0)).runtime._ticker.kind == "none"  # fuel only
+    backend = WasmBackend(ExecutionLimits(call_timeout_s=1.0), WasmConfig(meter_instructions=False))
     assert isinstance(backend.runtime._ticker, NativeTicker)
-    assert WasmBackend(config=WasmConfig(ticker="thread")).runtime._ticker.kind == "thread"
+    assert isinstance(WasmBackend(config=WasmConfig(wall_clock_backstop=True)).runtime._ticker, NativeTicker)
+    assert WasmBackend(config=WasmConfig(ticker="thread", meter_instructions=False)).runtime._ticker.kind == "thread"
     with pytest.raises(ValueError, match="unknown epoch ticker"):
-        WasmBackend(config=WasmConfig(ticker="sundial"))
+        WasmBackend(config=WasmConfig(ticker="sundial", meter_instructions=False))
+
+
+CONFIGS = {"instructions": WasmConfig(), "wall clock": WasmConfig(meter_instructions=False)}
 
 
 def _busy_python(stop: threading.Event) -> None:
@@ -52,10 +62,12 @@ def _busy_python(stop: threading.Event) -> None:
         sum(range(1000))
 
 
-def test_a_limit_holds_while_python_threads_keep_the_gil_busy():
+@pytest.mark.parametrize("mode", list(CONFIGS))
+def test_a_limit_holds_while_python_threads_keep_the_gil_busy(mode: str):
     """Two threads running Python hold the GIL nearly all the time; a thread ticker slowed to a third."""
     limit = 1.0
-    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=limit))
+    limits = ExecutionLimits(call_timeout_s=limit)
+    backend = WasmBackend(limits, CONFIGS[mode])
     stop = threading.Event()
     busy = [threading.Thread(target=_busy_python, args=(stop,), daemon=True) for _ in range(2)]
     with backend.open_session(LOOP_ENV) as session:
@@ -71,16 +83,22 @@ def test_a_limit_holds_while_python_threads_keep_the_gil_busy():
             stop.set()
             for thread in busy:
                 thread.join()
+    if mode == "instructions":  # the work done is the verdict: exactly the budget, however long it took
+        assert session.last_instructions == limits.call_instructions
+        return
     allowance = 0.5 if NATIVE else 3 * limit
     assert elapsed < limit + allowance, f"a {limit:g} s limit fired after {elapsed:.2f} s"
 
 
-@pytest.mark.skipif(not NATIVE, reason="without the native timer the epoch stops while the GIL is held")
-def test_the_guest_stops_on_time_while_the_host_sits_in_one_long_c_call():
+@pytest.mark.parametrize("mode", list(CONFIGS))
+def test_the_guest_stops_on_time_while_the_host_sits_in_one_long_c_call(mode: str):
     """A regular expression that backtracks for seconds never releases the GIL. The guest must still stop
-    at its deadline (it burns no CPU past it); the caller can only return once the GIL is free again."""
+    at its limit (it burns no CPU past it); the caller can only return once the GIL is free again."""
+    if mode == "wall clock" and not NATIVE:
+        pytest.skip("without the native timer the epoch stops while the GIL is held")
     limit = 0.5
-    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=limit))
+    limits = ExecutionLimits(call_timeout_s=limit)
+    backend = WasmBackend(limits, CONFIGS[mode])
     measured: dict[str, object] = {}
 
     def call(session) -> None:
@@ -103,5 +121,7 @@ def test_the_guest_stops_on_time_while_the_host_sits_in_one_long_c_call():
     if hog < limit + 0.5:
         pytest.skip(f"the GIL was held for only {hog:.2f} s on this machine; the test needs longer")
     assert isinstance(measured.get("error"), EnvTimeoutError)
-    assert measured["cpu"] < limit + 0.4, (
+    if mode == "instructions":
+        assert session.last_instructions == limits.call_instructions
+    assert measured["cpu"] < 3 * limit + 0.4 if mode == "instructions" else measured["cpu"] < limit + 0.4, (
         f"the guest ran {measured['cpu']:.2f} s of CPU while the GIL was held {hog:.2f} s (limit {limit} s)")

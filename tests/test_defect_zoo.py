@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from spade_envs.checks import CHECKS_BY_NAME, check_names, validate_source
+from spade_envs.checks.judge import JUDGE_CHECKS
 from spade_envs.runtime import ExecutionLimits, create_backend
 
 ZOO = Path(__file__).resolve().parent / "zoo"
@@ -131,7 +132,7 @@ def test_zoo_covers_many_checks() -> None:
 def test_zoo_covers_the_whole_catalogue() -> None:
     """Every catalogued check has a zoo case: a new check needs an environment that trips it."""
     covered = {case.check for case in CASES if case.check}
-    missing = sorted(set(check_names()) - covered)
+    missing = sorted(set(check_names()) - covered - set(JUDGE_CHECKS))  # the judge's need a model: test_judge.py
     assert not missing, f"checks without a zoo case: {missing}"
 
 

@@ -423,8 +423,10 @@ class ValidationWorkers:
                 worker.running = None
                 self._replace(worker)
                 self._finish(running.future, running.job, "timeout",
-                             f"Validating this file took longer than {self.limits.seconds:g} s, the limit for one "
-                             "file; make reset(), step() and solution() cheap and their results small.", seconds,
+                             f"Validating this file took longer than {self.limits.seconds:g} s on the wall clock, the "
+                             "backstop for one file (a verdict of the machine's speed and load, not only of the code: "
+                             "each call's own limit counts work); make reset(), step() and solution() cheap and "
+                             "their results small.", seconds,
                              max(0.0, growth))
             elif growth > self.limits.memory_mb:
                 worker.running = None

@@ -90,6 +90,11 @@ CHECKS: tuple[CheckInfo, ...] = (
     CheckInfo("oracle_consistent", "feasibility",
               "an environment that behaves differently once solution() or hint() has been called",
               "make solution() and hint() read the state only; behave the same whoever plays"),
+    CheckInfo("validation_aware", "feasibility",
+              "an environment that behaves differently when play looks like validation: terse replies against a "
+              "model's replies with reasoning, repeated seeds or a long-lived instance against a fresh one",
+              "read the move from the last \\boxed{} (or <answer>) whatever comes before it; derive everything "
+              "from the seed and the moves, never from how or how often the environment is called"),
     CheckInfo("instructions_start_unmet", "feasibility",
               "a multi-instruction task in which an instruction already holds right after reset()",
               "make every instruction's check False on the reset state and True only after the asked-for calls"),
@@ -125,6 +130,16 @@ CHECKS: tuple[CheckInfo, ...] = (
               "a hint that gives the answer away in any form (the answer, its parts, a rounded or spelled form, "
               "most of the winning moves or tool calls), found by text and by hint-reading policies that win",
               "give the key insight in the hint, never the answer itself"),
+    # the model judge (only with a judge configured: a heuristic, see spade_envs/checks/judge)
+    CheckInfo("judge_checker_matches_text", "feasibility",
+              "the model judge finding that the checker accepts something other than what the task text asks",
+              "make the checker accept exactly what the text asks for (same quantity, indexing, order and unit)"),
+    CheckInfo("judge_solvable_from_view", "feasibility",
+              "the model judge finding that the task cannot be solved from what the agent is shown",
+              "show the agent everything the answer depends on, and make solution() win on every seed"),
+    CheckInfo("judge_hint_or_reply_gives_answer", "feasibility",
+              "the model judge finding that the hint, an observation or a reply gives the answer away",
+              "never show the answer, in any form, before the agent has worked it out"),
     CheckInfo("timeout", "contract", "a call that ran past the time limit",
               "remove unbounded loops; keep each call well under a second"),
     CheckInfo("runtime_limit", "contract", "memory exhaustion or a crash of the execution backend",

@@ -17,7 +17,9 @@ The dynamic tiers (``contract.py``, ``feasibility.py``, the fuzzer) share this c
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
+import secrets
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,6 +37,7 @@ from spade_envs.runtime.errors import (
     EnvRuntimeError,
     EnvTimeoutError,
 )
+from spade_envs.runtime.limits import work_seconds
 from spade_envs.runtime.replies import StepResult
 from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.traces import EpisodePlan, EpisodeTrace
@@ -53,8 +56,16 @@ class CheckConfig:
     plan_seeds: int = 100
     """Seeds on which feasibility and the exploit probes run: half from the small range, half drawn from
     the 32-bit range rollouts use (``seed_plan``)."""
-    seed: int = 0
-    """Draws the plan's large seeds: the same value gives the same seeds and the same verdict."""
+    seed: int | None = 0
+    """Draws the plan's large seeds: the same value gives the same seeds and the same verdict (the report
+    records it as ``plan_seed``). None: a seed of its own for each environment, from ``plan_salt`` and a hash
+    of its code, so that no environment can know beforehand which seeds it will be checked on."""
+    plan_salt: int | None = None
+    """With ``seed`` None: mixed with the code's hash into the plan seed (the same salt and code give the
+    same seeds again; a run's seed makes self-play reproducible). None: drawn at random for each validation."""
+    search_episodes: int = 1_500
+    """Episodes the exploit search may play per environment (it counts work, not seconds: the same
+    budget gives the same verdict on any machine)."""
     probe_screen: int = 16
     """Every probe plays the plan's first this many seeds; one that wins there more often than chance
     plays all of them before the verdict."""
@@ -83,11 +94,19 @@ class CheckConfig:
     """How far the clock twin's clock advances at each reading (normal sessions: a millisecond), so that
     behaviour that depends on elapsed time (a fuse, a time bonus) shows too."""
 
-    def seed_plan(self) -> list[int]:
+    def plan_seed_for(self, source: str) -> int:
+        """The seed that draws the plan of one environment (``seed`` itself when it is set)."""
+        if self.seed is not None:
+            return self.seed
+        salt = self.plan_salt if self.plan_salt is not None else secrets.randbits(32)
+        digest = hashlib.sha256(f"{salt}:".encode() + source.encode("utf-8", "surrogatepass")).digest()
+        return int.from_bytes(digest[:4], "big") >> 1
+
+    def seed_plan(self, plan_seed: int | None = None) -> list[int]:
         """The contract seeds, then small and 32-bit seeds interleaved, ``plan_seeds`` in all."""
         import random
 
-        rng = random.Random(self.seed)
+        rng = random.Random(self.seed if plan_seed is None else plan_seed)
         count = max(self.plan_seeds, len(self.seeds))
         small = [s for s in range(count) if s not in self.seeds]
         large = [rng.randrange(2**31) for _ in range(count)]
@@ -112,6 +131,8 @@ class CheckAborted(Exception):
 @dataclass
 class DynamicResult:
     failures: list[CheckFailure] = field(default_factory=list)
+    warnings: list[CheckFailure] = field(default_factory=list)
+    """Findings an honest environment can also trigger: reported, never rejecting (``warn``)."""
     ran: dict[str, float] = field(default_factory=dict)  # check name -> milliseconds
     tier_ms: dict[str, float] = field(default_factory=dict)
     failed_tier: str | None = None
@@ -119,6 +140,8 @@ class DynamicResult:
     tool_use: bool | None = None
     episodes: int = 0
     """Episodes the checks played (batched or not), for the report."""
+    plan_seed: int | None = None
+    """The seed the plan's large seeds were drawn with (``CheckConfig.plan_seed_for``): replays the verdict."""
 
     def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None,
              seed: int | None = None, actions: Sequence[str] | None = None, step: int | None = None) -> None:
@@ -131,6 +154,16 @@ class DynamicResult:
             self.failures.append(CheckFailure(
                 check=check, message=flat(message), line=line if line is None or 1 <= line <= 10**6 else None,
                 detail=detail, seed=seed, actions=kept, step=step))
+
+    def warn(self, check: str, message: str, *, seed: int | None = None,
+             actions: Sequence[str] | None = None) -> None:
+        """A finding that does not reject (one per check, and none for a check that already failed)."""
+        if not self.failed(check) and not any(w.check == check for w in self.warnings):
+            kept = list(actions[:200]) if actions else None
+            if kept is not None and sum(len(a) for a in kept) > 200_000:
+                kept = None
+            self.warnings.append(CheckFailure(check=check, message=flat(message), severity="warning", seed=seed,
+                                              actions=kept))
 
     def failed(self, check: str) -> bool:
         return any(f.check == check for f in self.failures)
@@ -167,10 +200,13 @@ class CheckRun:
         self.sessions: list[EnvSession] = []
         self.turn_limit = 10
         self.reward_range = (-1.0, 1.0)
-        self.plan = config.seed_plan()
+        self.plan_seed = config.plan_seed_for(source)
+        self.result.plan_seed = self.plan_seed
+        self.plan = config.seed_plan(self.plan_seed)
         self.solutions: dict[int, Any] = {}  # seed -> what solution() returned (oracle session)
         self.verified: dict[int, tuple[str, ...]] = {}  # seed -> winning actions, replayed in the player session
         self.first_observations: dict[int, str] = {}  # seed -> first observation in the player session
+        self.first_infos: dict[int, dict[str, Any]] = {}  # seed -> the info dict reset() returned there
         self.oracle_records: dict[int, Any] = {}
         self.progress_rewards = False  # whether some winning replay was paid before its last step
         self._chunk = 4
@@ -310,7 +346,7 @@ class CheckRun:
                     raise
                 chunk = 1
                 continue
-            elapsed = time.perf_counter() - started
+            elapsed = work_seconds(session.last_instructions, time.perf_counter() - started)
             traces.extend(played)
             index += len(part)
             self.result.episodes += len(part)

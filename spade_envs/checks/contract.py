@@ -16,6 +16,7 @@ from spade_envs.checks.leaks import action_content, answer_key, text_candidates
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.probes import GARBAGE_ACTIONS
 from spade_envs.runtime.errors import EnvTimeoutError
+from spade_envs.runtime.limits import work_seconds
 from spade_envs.runtime.session import EnvSession
 
 BIG_INPUTS: tuple[str, ...] = (
@@ -221,11 +222,11 @@ def _step_budget(run: CheckRun, seed: int) -> None:
                 "independent of the size of the numbers or text in the action: check the format first and bound "
                 "every loop.", seed=seed, actions=[action])
             raise Stop from None
-        elapsed = time.perf_counter() - started
+        elapsed = work_seconds(run.player.last_instructions, time.perf_counter() - started)
         if elapsed > budget:
             run.result.fail(
                 "step_budget",
-                f"step({show_action(action)}) took {elapsed:.1f} s; one step may take {budget:g} s at most (the hard "
+                f"step({show_action(action)}) took {elapsed:.1f} s of work; one step may take {budget:g} s at most (the hard "
                 f"limit is {run.call_timeout():g} s). Make the work of a step independent of the size of the numbers "
                 "or text in the action: check the format first and bound every loop.", seed=seed, actions=[action])
             return

@@ -27,25 +27,29 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from spade_envs.checks.context import CheckRun, preview, show_action
+from spade_envs.checks.context import CheckRun, Stop, preview, show_action
+from spade_envs.checks.exploits import ChanceModel, ExploitSearch, SearchContext
+from spade_envs.checks.exploits.search import STYLE_PREFIX
 from spade_envs.checks.hints import find_hint_leak, hint_reader_policies
 from spade_envs.checks.leaks import action_content, parse_number, squeeze, text_candidates
 from spade_envs.checks.probes import (
-    Policy,
     ProbeSuite,
     SeedCase,
-    constant_policies,
-    copy_policies,
     distinct_answer_chance,
-    grid_policies,
     informative_cases,
     partial_credit_findings,
     policy_message,
-    variant_policies,
 )
 from spade_envs.contract.actions import format_answer, format_tool_call, solution_to_actions
 from spade_envs.contract.episode import is_win
-from spade_envs.runtime.errors import ContractViolation, EnvCodeError, EnvTimeoutError
+from spade_envs.runtime.errors import (
+    ContractViolation,
+    EnvCodeError,
+    EnvCrashError,
+    EnvMemoryError,
+    EnvTimeoutError,
+)
+from spade_envs.runtime.limits import work_seconds
 from spade_envs.runtime.traces import EpisodePlan, OracleRecord
 
 ORACLE_CHUNK = 32
@@ -67,6 +71,8 @@ def feasibility_tier(run: CheckRun) -> None:
         _distinct_tasks(run)
     with run.check("oracle_consistent"):
         _oracle_consistent(run, cases)
+    with run.check("validation_aware"):
+        _validation_aware(run, cases)
     if run.tool_use:
         with run.check("instructions_start_unmet"):
             _instructions_start_unmet(run, cases)
@@ -75,11 +81,11 @@ def feasibility_tier(run: CheckRun) -> None:
     suite = ProbeSuite(cases, play=lambda plans: run.play(plans), rule=run.config.chance,
                        screen=run.config.probe_screen, turn_limit=run.turn_limit)
     with run.check("trivially_solvable"):
-        _trivially_solvable(run, cases, suite)
-    with run.check("answer_variants"):
-        _report(run, suite, cases, suite.evaluate(variant_policies(cases)))
+        _same_answer_everywhere(run, cases)
+    with run.check("trivially_solvable"):
+        _exploit_search(run, cases, suite)
     with run.check("answer_leak"):
-        _answer_leak(run, cases, suite)
+        _moves_spelled_out(run, cases)
     if run.config.sum_clipped and run.progress_rewards:
         with run.check("partial_credit"):
             for finding in partial_credit_findings(cases, lambda plans: run.play(plans), run.turn_limit,
@@ -114,7 +120,8 @@ def _collect_oracle(run: CheckRun) -> None:
         began = time.perf_counter()
         try:
             records = run.oracle.oracle(part, want=want)
-            per_seed = max((time.perf_counter() - began) / len(part), 1e-4)
+            spent = work_seconds(run.oracle.last_instructions, time.perf_counter() - began)
+            per_seed = max(spent / len(part), 1e-4)
             chunk = int(min(ORACLE_CHUNK, max(1, budget / per_seed)))
         except EnvTimeoutError:
             if len(part) == 1:
@@ -178,6 +185,7 @@ def _feasible(run: CheckRun) -> None:
         seed = trace.plan.seed
         if trace.first is not None:
             run.first_observations[seed] = trace.first.observation
+            run.first_infos[seed] = trace.first.info
         if trace.won:
             run.verified[seed] = trace.plan.actions
             # Partial credit can only be farmed in an environment that pays before the win.
@@ -290,6 +298,54 @@ def _oracle_consistent(run: CheckRun, cases: list[SeedCase]) -> None:
             return
 
 
+def _styled(action: str) -> str:
+    """An action as a model writes it: reasoning first, the move last (a text move keeps its \\boxed{})."""
+    return STYLE_PREFIX + action
+
+
+def _validation_aware(run: CheckRun, cases: list[SeedCase]) -> None:
+    """The same moves must get the same outcomes however validation-like the play around them looks.
+
+    Validation sends terse moves, replays seeds and starts with small ones; a model writes its reasoning
+    before its move and meets each seed once, in an instance that has lived a while. An environment that
+    keys its behaviour on any of that can pass the checks and be exploited (or unwinnable) in play. On the
+    screen seeds this plays the solution, a wrong answer and a special value twice, terse and in a model's
+    style, in a fresh instance (each seed's first episode there) after an episode of a random 32-bit seed,
+    and compares the outcomes with the player session's terse ones: they must agree on every seed.
+    """
+    screen = cases[: min(8, run.config.probe_screen)]
+    if len(screen) < 2:
+        return
+    scripts: list[tuple[SeedCase, str, tuple[str, ...]]] = []
+    for case in screen:
+        wrong = case.prefix() + (case.wrap(_shifted(case.answer, 1)),) if case.answer_like() else None
+        special = case.prefix() + (case.wrap("nan"),) if case.answer_like() else None
+        for name, script in (("the solution", case.solution), ("a wrong answer", wrong), ("nan", special)):
+            if script:
+                scripts.append((case, name, script))
+    terse = run.play([EpisodePlan(case.seed, script) for case, _, script in scripts])
+    styled_plans = [EpisodePlan(case.seed, tuple(_styled(a) for a in script)) for case, _, script in scripts]
+    with run.temporary() as opened:
+        fresh = opened()
+        warm_up = max(run.plan) ^ 0x5A5A5A5A  # a random-looking seed no check plays
+        fresh.episodes([EpisodePlan(warm_up & 0x7FFFFFFF, ("\\boxed{0}",))])
+        styled = fresh.episodes(styled_plans)
+    differing = []
+    for (case, name, script), a, b in zip(scripts, terse, styled):
+        if a.won != b.won:
+            differing.append((case, name, script, a.won, b.won))
+    seeds = {item[0].seed for item in differing}
+    if len(seeds) >= max(2, len(screen) // 2):
+        case, name, script, terse_won, styled_won = differing[0]
+        run.result.fail(
+            "validation_aware",
+            f"On seed {case.seed} {name} {'wins' if terse_won else 'loses'} when played tersely in the checker's "
+            f"session but {'wins' if styled_won else 'loses'} when written as a model writes it (reasoning before "
+            f"the move) in a fresh instance; {len(seeds)} of {len(screen)} seeds differ. Read the move from the "
+            "last \\boxed{} (or <answer>) whatever text comes before it, and behave the same for every seed, "
+            "instance and style of reply.", seed=case.seed, actions=[_styled(a) for a in script])
+
+
 def _instructions_start_unmet(run: CheckRun, cases: list[SeedCase]) -> None:
     for case in cases[: run.config.probe_screen]:
         run.oracle.reset(case.seed)
@@ -370,15 +426,7 @@ def derivable(key: str, texts: list[str]) -> bool:
 
 
 # ---------------------------------------------------------------------- the probes
-def _report(run: CheckRun, suite: ProbeSuite, cases: list[SeedCase], found: list[Policy]) -> None:
-    if not found:
-        return
-    worst = max(found, key=lambda p: p.wins / max(1, p.trials) - p.chance)
-    finding = policy_message(worst, cases)
-    run.result.fail(finding.check, finding.message, seed=finding.seed, actions=finding.actions)
-
-
-def _trivially_solvable(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
+def _same_answer_everywhere(run: CheckRun, cases: list[SeedCase]) -> None:
     keys = {case.task_key for case in cases}
     if len(cases) >= 8 and len(keys) == 1:
         run.result.fail(
@@ -386,37 +434,49 @@ def _trivially_solvable(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite)
             f"All {len(cases)} seeds checked have the same solution ({preview(repr(list(cases[0].solution)), 80)}); "
             "an agent wins by always playing it. Make the answer depend on the seed.", seed=cases[0].seed,
             actions=cases[0].solution)
+
+
+def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
+    """The exploit search (``exploits/search.py``): each check's cheapest strategy that beats chance."""
+    if run.result.failed("trivially_solvable") or not cases:
         return
-    _report(run, suite, cases, suite.evaluate(constant_policies(cases, run.turn_limit)))
+    distinct = len({case.task_key for case in cases})
+    model = ChanceModel.build([(case.seed, case.observation, case.answer) for case in cases], distinct)
+    context = SearchContext(cases, run.turn_limit, run.tool_use, model, dict(run.first_infos),
+                            lambda plans: run.play(plans, record="full"), screen=run.config.probe_screen)
+    try:
+        result = ExploitSearch(context, suite, budget=run.config.search_episodes).run()
+    except ContractViolation as violation:  # the search's episodes are generated sequences, like the fuzzer's:
+        # the rule broken is the contract's, and the fuzz property that holds it on generated play
+        for name in dict.fromkeys((violation.check, _FUZZ_NAMES.get(violation.check, violation.check))):
+            run.result.fail(name, f"{violation} (on an episode of the exploit search)")
+        return
+    except EnvCodeError as error:
+        run.result.fail("fuzz_no_exceptions", f"{error.phase}() raised {error.exc_type} on an episode of the exploit "
+                        f"search: {preview(error.exc_message, 200)}. Handle every input in step().", line=error.line,
+                        detail=error.traceback)
+        return
+    except (EnvTimeoutError, EnvMemoryError, EnvCrashError) as error:
+        run.result.fail("timeout" if isinstance(error, EnvTimeoutError) else "runtime_limit",
+                        f"While checking the exploit search's episodes: {error}.")
+        run.result.fail("fuzz_no_hang", f"An episode of the exploit search stopped the environment: {error}.")
+        raise Stop from None
+    for check in ("trivially_solvable", "answer_variants", "answer_leak"):
+        run.result.ran.setdefault(check, 0.0)
+        policy = result.found.get(check)
+        if policy is not None:
+            finding = policy_message(policy, cases)
+            run.result.fail(finding.check, finding.message, seed=finding.seed, actions=finding.actions)
+        elif check in result.warnings:
+            finding = policy_message(result.warnings[check], cases)
+            run.result.warn(finding.check, finding.message + " (A warning: an honest environment can lose this "
+                            "way too; it does not reject.)", seed=finding.seed, actions=finding.actions)
 
 
-def _tool_text(case: SeedCase) -> str:
-    parts = []
-    for tool in case.tools[:50]:
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if isinstance(function, dict):
-            parts.append(f"{function.get('name')}: {function.get('description')}")
-            parameters = function.get("parameters")
-            if isinstance(parameters, dict) and isinstance(parameters.get("properties"), dict):
-                for name, schema in list(parameters["properties"].items())[:20]:
-                    parts.append(f"{name}: {json.dumps(schema, default=str)[:300]}")
-    return "\n".join(parts)
+_FUZZ_NAMES = {"step_returns": "fuzz_return_types", "reward_range": "fuzz_reward_range"}
 
 
-def _answer_leak(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
-    sources: dict[int, list[tuple[str, str, tuple[str, ...]]]] = defaultdict(list)
-    for case in cases:
-        sources[case.seed].append(("first observation", case.observation, ()))
-        if case.tools:
-            sources[case.seed].append(("tool descriptions", _tool_text(case), ()))
-    if not run.tool_use:
-        wrong = "\\boxed{-987654321}"
-        screen = [case for case in cases[: run.config.probe_screen] if case.answer_like()]
-        feedback = run.play([EpisodePlan(case.seed, (wrong,)) for case in screen], record="full")
-        for trace in feedback:
-            if trace.steps and not trace.steps[0].done:
-                sources[trace.plan.seed].append(("feedback to a wrong answer", trace.steps[0].observation, (wrong,)))
-    _report(run, suite, cases, suite.evaluate(copy_policies(cases, sources, "answer_leak") + grid_policies(cases)))
+def _moves_spelled_out(run: CheckRun, cases: list[SeedCase]) -> None:
     if run.result.failed("answer_leak"):
         return
     # The winning move sequence written out in what the agent first sees. An observation that lists the

@@ -44,6 +44,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'_-]*")
 _CODE = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)+(?![\w-])|(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])"
                    r"[A-Za-z0-9]{2,}(?![\w-])")
 """Identifiers: letters and digits with inner separators (KX-4821, B-14-C, /home/ann) or mixed (A7F3)."""
+_TUPLE = re.compile(r"(?<![\w,.])-?\d{1,6}(?:,-?\d{1,6}){1,5}(?![\w,]|\.\d)")
+"""Numbers joined by commas without spaces (``6,6``, ``3,7,2``): a square, a coordinate, a short list."""
 _QUOTED = re.compile(r"'([^'\n]{1,40})'|\"([^\"\n]{1,40})\"")
 _NUMBER_WORDS = sorted(_SMALL + [t for t in _TENS if t] + list(_SCALES), key=len, reverse=True)
 _SPELLED = re.compile(r"\b(?:(?:minus|negative)\s+)?(?:(?:" + "|".join(_NUMBER_WORDS)
@@ -301,6 +303,8 @@ def text_candidates(text: str, *, reversed_words: bool = True) -> list[Candidate
     codes = [(m.group(), anchors.before(m.start())) for m in _CODE.finditer(text)
              if not m.group().isalpha() and parse_number(m.group()) is None]
     candidates += _with_positions("code", codes)
+    tuples = [(m.group(), anchors.before(m.start())) for m in _TUPLE.finditer(text)]
+    candidates += _with_positions("tuple", tuples)
     quoted = [(m.group(1) or m.group(2), anchors.before(m.start())) for m in _QUOTED.finditer(text)]
     candidates += _with_positions("quoted", quoted)
     boxes = [(text[start:end], None) for start, end in boxed_spans(text) if end - start <= 200]

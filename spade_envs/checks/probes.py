@@ -118,9 +118,16 @@ class Policy:
     """A second plan per seed that must win too for the seed to count (both orders of a pair)."""
     population: int | None = None
     """For predicted policies: on how many seeds the policy could play (default: all of them)."""
+    derivation: str = ""
+    """How ``chance`` was derived, for the finding ("" : from the policy's own family, see each family)."""
+    cost: int = 1
+    """How many parts the exploit search composed this policy from (cheaper findings are preferred)."""
+    error_from: float | None = None
+    """A win rate below this is a warning, not an error (a strategy an honest environment can lose to)."""
     wins: int = 0
     trials: int = 0
     example: tuple[int, tuple[str, ...]] | None = None
+    """A winning seed and its actions: the shortest winning episode found."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,8 @@ class ProbeSuite:
                 len(seeds) if full else len(screen & set(seeds)))
             winners = [s for s in played if won(policy, s)]
             policy.wins = len(winners)
-            policy.example = (winners[0], policy.plans[winners[0]]) if winners else None
+            shortest = min(winners, key=lambda s: len(policy.plans[s]), default=None)
+            policy.example = (shortest, policy.plans[shortest]) if shortest is not None else None
             if self.rule.beats_chance(policy.wins, policy.trials, policy.chance):
                 found.append(policy)
         return found
@@ -212,6 +220,11 @@ def distinct_answer_chance(cases: list[SeedCase]) -> float:
     """1 / (number of distinct answers): what a policy that ignores the task wins on a balanced task."""
     distinct = len({case.task_key for case in cases})
     return 1.0 / distinct if distinct else 1.0
+
+
+def distinct_answer_how(cases: list[SeedCase]) -> str:
+    """How ``distinct_answer_chance`` was derived, for a finding."""
+    return f"1 over the {len({case.task_key for case in cases})} distinct answers of the seeds checked"
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -239,8 +252,9 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
     moves = Counter(action for case in cases for action in case.solution)
     for move, _ in moves.most_common(4):
         actions.setdefault(f"always {_short(move)!r}", move)
+    how = distinct_answer_how(cases)
     policies = [Policy("trivially_solvable", name, f"always plays {action!r}",
-                       {case.seed: (action,) * turn_limit for case in cases}, chance)
+                       {case.seed: (action,) * turn_limit for case in cases}, chance, derivation=how)
                 for name, action in actions.items()]
     tokens_plans = {}
     for case in cases:
@@ -249,7 +263,8 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
         wrap = format_answer if tool_use else boxed
         tokens_plans[case.seed] = tuple(wrap(rng.choice(tokens)) for _ in range(turn_limit))
     policies.append(Policy("trivially_solvable", "random observation tokens",
-                           "plays random words and numbers from the first observation", tokens_plans, chance))
+                           "plays random words and numbers from the first observation", tokens_plans, chance,
+                           derivation=how))
     return policies
 
 
@@ -304,8 +319,56 @@ def informative_cases(cases: list[SeedCase]) -> list[SeedCase]:
     return answer_cases if len({case.key for case in answer_cases}) > 1 else []
 
 
+_TOLERANCE = re.compile(
+    r"(?:within|to within|tolerance(?:\s+of)?|accurate to|error(?:\s+of)?(?:\s+at most|\s+up to|\s+below|\s+under)?"
+    r"|\u00b1|\+/-|\+-|plus or minus)\s*(?:an?\s+(?:absolute|relative)\s+(?:error|tolerance)\s+of\s*)?"
+    r"(\d+(?:\.\d+)?(?:[eE]-?\d+)?)(?!\d|\.\d|\s*(?:decimal|places?|significant|digits?|d\.p|turns?|moves?|steps?|tries|try|guesses|guess|attempts?|rounds?|"
+    r"questions?|queries|query|calls?|actions?|replies|words?|letters?|characters?|chars?|lines?|times?|levels?|"
+    r"seconds?|minutes?|hours?|days?))\s*(%|percent)?",
+    re.IGNORECASE)
+_DECIMALS = re.compile(r"(\d+|one|two|three|four|five|six)\s+(?:decimal\s+(?:places?|digits?)|places?\s+after\s+the\s+"
+                       r"(?:decimal\s+)?point)", re.IGNORECASE)
+_DECIMAL_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def stated_tolerance(text: str) -> tuple[float, float]:
+    """(absolute, relative) tolerance the task text states for a numeric answer ("within 0.01",
+    "+/- 5%", "to 2 decimal places"); (0, 0) when it states none. A near miss inside it is a right answer."""
+    absolute = relative = 0.0
+    text = text[:12_000]
+    for match in _TOLERANCE.finditer(text):
+        try:
+            value = float(match.group(1))
+        except ValueError:
+            continue
+        if match.group(2):
+            relative = max(relative, value / 100)
+        elif value < 1e6:
+            absolute = max(absolute, value)
+    for match in _DECIMALS.finditer(text):
+        word = match.group(1).lower()
+        places = int(word) if word.isdigit() else _DECIMAL_WORDS.get(word, 0)
+        if 0 < places <= 12:
+            absolute = max(absolute, 10.0**-places)
+    return absolute, relative
+
+
+def _within_tolerance(content: str, answer: str, tolerance: tuple[float, float]) -> bool:
+    absolute, relative = tolerance
+    if not absolute and not relative:
+        return False
+    given, expected = parse_number(content), parse_number(answer)
+    if given is None or expected is None:
+        return False
+    distance = abs(float(given) - float(expected))
+    return distance <= absolute * 1.000001 or distance <= relative * abs(float(expected)) * 1.000001
+
+
 def variant_policies(cases: list[SeedCase]) -> list[Policy]:
-    """Wrong variants of each seed's answer, played in its place (after the solution's other moves)."""
+    """Wrong variants of each seed's answer, played in its place (after the solution's other moves).
+
+    A near miss inside a tolerance the task states (``stated_tolerance``) is a right answer, not a variant.
+    """
     answer_cases = informative_cases(cases)
     if not answer_cases:
         return []
@@ -315,8 +378,12 @@ def variant_policies(cases: list[SeedCase]) -> list[Policy]:
     for case in answer_cases:
         order_matters = bool(_ORDER_WORDS.search(case.observation))
         prefix = case.prefix()
+        tolerance = stated_tolerance(case.observation)
+        if case.tool_use:  # ToolUseBaseEnv's own comparison has a relative tolerance of 1e-6 (the release's)
+            tolerance = (tolerance[0], max(tolerance[1], 1e-6))
         for name, content in _variants(case, order_matters).items():
-            plans[name][case.seed] = prefix + (case.wrap(content),)
+            if not _within_tolerance(content, case.answer, tolerance):
+                plans[name][case.seed] = prefix + (case.wrap(content),)
         wrong = _wrong_value(case)
         if not case.tool_use:
             # Several candidate answers in one reply: right then wrong, and wrong then right. A checker that
@@ -338,13 +405,18 @@ def variant_policies(cases: list[SeedCase]) -> list[Policy]:
             if _simple(case.answer):
                 plans["a list of candidates as the answer"][case.seed] = prefix + (
                     format_answer(f"{wrong}, {case.answer}, {wrong}1"),)
-    policies = [Policy("answer_variants", name, name, seed_plans, chance) for name, seed_plans in plans.items()]
+    how = distinct_answer_how(cases)
+    policies = [Policy("answer_variants", name, name, seed_plans, chance, derivation=how)
+                for name, seed_plans in plans.items()]
     if both:
         policies.append(Policy("answer_variants", "several answers in one reply",
                                "the right answer and a wrong one in separate boxes, in either order",
                                {seed: pair[0] for seed, pair in both.items()}, chance,
-                               also={seed: pair[1] for seed, pair in both.items()}))
+                               also={seed: pair[1] for seed, pair in both.items()}, derivation=how))
     return policies
+
+
+
 
 
 def _wrong_value(case: SeedCase) -> str:
@@ -375,8 +447,9 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     pick: dict[tuple[str, str], float] = defaultdict(float)  # sum over seeds of the winners' share of a kind
     population: dict[str, int] = defaultdict(int)  # source -> seeds on which it exists
     for case in answer_cases:
+        for source in dict.fromkeys(name for name, _, _ in sources.get(case.seed, [])):
+            population[source] += 1  # once per seed, however many texts of that name it has
         for source, text, before in sources.get(case.seed, []):
-            population[source] += 1
             candidates = text_candidates(text, reversed_words=False)
             by_kind: dict[str, list[Candidate]] = defaultdict(list)
             for candidate in candidates:
@@ -409,8 +482,10 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
         seeds = population[source]
         chance = max(independent[key], pick[(source, kind)]) / seeds
         name, description = _copy_name(key)
+        how = ("what picking among the candidates of its kind wins" if pick[(source, kind)] >= independent[key]
+               else "how often the values it copies are the answer anyway")
         policies.append(Policy(check, name, description, dict(seed_plans), chance, predicted=True,
-                               population=seeds))
+                               population=seeds, derivation=how))
     return policies
 
 
@@ -546,7 +621,8 @@ def policy_message(policy: Policy, cases: list[SeedCase]) -> ProbeFinding:
     """A finding for a policy that beat its chance rate, naming it, a seed and the exact actions."""
     seed, actions = policy.example if policy.example else (None, ())
     shown = _short(repr(list(actions[-2:] if len(actions) > 2 else actions)), 160)
-    rate = f"{policy.wins} of {policy.trials} seeds (chance for this task about {policy.chance:.0%})"
+    derived = f": {policy.derivation}" if policy.derivation else ""
+    rate = f"{policy.wins} of {policy.trials} seeds (chance for this task about {policy.chance:.0%}{derived})"
     if policy.check == "trivially_solvable":
         distinct = len({case.task_key for case in cases})
         message = (f"The probe policy that {policy.description} won {rate}, e.g. seed {seed}. This task has "

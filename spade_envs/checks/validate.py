@@ -10,6 +10,7 @@ The same seeds and budget give the same verdict.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,10 +18,17 @@ from pathlib import Path
 from spade_envs.checks.catalogue import TIERS, check_names
 from spade_envs.checks.dynamic import CheckConfig, DynamicChecker, DynamicResult
 from spade_envs.checks.feasibility import hint_verdict
+from spade_envs.checks.judge import (
+    JUDGE_CHECKS,
+    JudgeModel,
+    JudgeSettings,
+    judge_environment,
+    material_from_session,
+)
 from spade_envs.checks.static import StaticConfig, run_static_checks
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime.backend import ExecutionBackend
-from spade_envs.spec.models import CheckOutcome, TierOutcome, ValidationReport, env_id_for
+from spade_envs.spec.models import CheckFailure, CheckOutcome, TierOutcome, ValidationReport, env_id_for
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,8 @@ class ValidatorConfig:
     fuzz: FuzzConfig = field(default_factory=FuzzConfig)
     tiers: tuple[str, ...] = TIERS
     """Which tiers to run; drop "fuzz" for a quick contract check."""
+    judge: JudgeSettings | None = None
+    """A model judge for environments every other check accepted (off by default: a heuristic)."""
 
 
 def validate_source(
@@ -39,8 +49,13 @@ def validate_source(
     path: str | None = None,
     class_name: str | None = None,
     config: ValidatorConfig | None = None,
+    judge: JudgeModel | None = None,
 ) -> ValidationReport:
-    """Validate environment code, tier by tier. Code that fails a static check is never run."""
+    """Validate environment code, tier by tier. Code that fails a static check is never run.
+
+    ``judge`` (or ``config.judge``) asks a model the judge's questions about an environment that passed
+    every other check; its findings quote its reasons (``checks/judge``).
+    """
     config = config or ValidatorConfig()
     started = time.perf_counter()
     static = run_static_checks(source, config.static)
@@ -54,12 +69,15 @@ def validate_source(
     ]
     failures, warnings = list(static.failures), list(static.warnings)
     class_found, tool_use = static.class_name, static.tool_use if static.ok else None
+    plan_seed = None
     dynamic_tiers = tuple(t for t in config.tiers if t != "static")
     if static.ok and dynamic_tiers:
         dynamic = DynamicChecker(backend, config.dynamic).run(
             source, class_name=class_name, tiers=dynamic_tiers, fuzz=config.fuzz
         )
         failures += dynamic.failures
+        plan_seed = dynamic.plan_seed
+        warnings += [w for w in dynamic.warnings if all(w.check != f.check for f in failures)]
         class_found = dynamic.class_name or class_found
         tool_use = dynamic.tool_use if dynamic.tool_use is not None else tool_use
         failed_tier, interrupted = _where_it_stopped(dynamic)
@@ -75,6 +93,13 @@ def validate_source(
     else:
         tiers += [TierOutcome(tier=t, status="skipped", duration_ms=0.0) for t in dynamic_tiers]  # type: ignore[arg-type]
         outcomes += [CheckOutcome(check=n, status="skipped", duration_ms=0.0) for t in TIERS[1:] for n in check_names(t)]
+    if not failures and static.ok and (judge is not None or config.judge is not None):
+        found = _ask_judge(source, backend, class_name or class_found, config, judge, plan_seed)
+        failures += [f for f in found if f.severity == "error"]
+        warnings += [f for f in found if f.severity == "warning"]
+        flagged = {f.check for f in found if f.severity == "error"}
+        outcomes = [o.model_copy(update={"status": "failed" if o.check in flagged else "passed"})
+                    if o.check in JUDGE_CHECKS else o for o in outcomes]
     return ValidationReport(
         path=path,
         env_id=env_id_for(source),
@@ -87,9 +112,27 @@ def validate_source(
         checks=outcomes,
         tiers=tiers,
         seeds=list(config.dynamic.seeds) if static.ok else [],
+        plan_seed=plan_seed,
         fuzz_examples=config.fuzz.examples if "fuzz" in config.tiers else 0,
         duration_s=round(time.perf_counter() - started, 4),
     )
+
+
+def _ask_judge(source: str, backend: ExecutionBackend, class_name: str | None, config: ValidatorConfig,
+               judge: JudgeModel | None, plan_seed: int | None) -> list[CheckFailure]:
+    """The judge's findings, from a session of its own (a judge that cannot be asked gives none)."""
+    severity = config.judge.severity if config.judge is not None else "error"
+    model = judge or (config.judge.model() if config.judge is not None else None)
+    if model is None:
+        return []
+    seeds = [config.dynamic.seeds[0] if config.dynamic.seeds else 0, (plan_seed or 0) % (2**31 - 1) + 1]
+    try:
+        with backend.open_session(source, class_name=class_name, max_turns=config.dynamic.max_turns,
+                                  init_kwargs=config.dynamic.init_kwargs) as session:
+            material = material_from_session(session, source, seeds, config.dynamic.hint)
+    except Exception:  # noqa: BLE001 -- the other tiers already judged the environment; no material, no verdict
+        return []
+    return asyncio.run(judge_environment(model, material, severity=severity))
 
 
 def _where_it_stopped(dynamic: DynamicResult) -> tuple[str | None, str | None]:

@@ -50,6 +50,7 @@ from spade_envs.runtime.errors import (
     EnvMemoryError,
     EnvTimeoutError,
 )
+from spade_envs.runtime.limits import work_seconds
 from spade_envs.runtime.programs import FuzzSetup
 from spade_envs.runtime.replies import StepResult
 from spade_envs.runtime.session import EnvSession, SiblingInstance
@@ -261,8 +262,8 @@ class Fuzzer:
                 index += len(part)
                 self._chunk = max(1, self._chunk // 2)
                 continue
-            self._chunk = int(min(MAX_CHUNK, max(1, self._budget_s / max(1e-5, (time.perf_counter() - started)
-                                                                         / len(part)))))
+            spent = work_seconds(self.env.last_instructions, time.perf_counter() - started)
+            self._chunk = int(min(MAX_CHUNK, max(1, self._budget_s / max(1e-5, spent / len(part)))))
             for i, trace in zip(part, traces):
                 found = self._judge(i, trace)
                 if found is not None or self._halted is not None:
@@ -417,7 +418,8 @@ class Fuzzer:
             part = plans[len(traces):len(traces) + self._chunk]
             started = time.perf_counter()
             traces += target.episodes(part, record="full")
-            per_episode = max(1e-5, (time.perf_counter() - started) / len(part))
+            spent = work_seconds(target.last_instructions, time.perf_counter() - started)
+            per_episode = max(1e-5, spent / len(part))
             self._chunk = int(min(MAX_CHUNK, max(1, self._budget_s / per_episode)))
         return traces
 

@@ -9,6 +9,7 @@ from spade_envs.runtime.backend import (
 )
 from spade_envs.runtime.errors import (
     ContractViolation,
+    EnvBackstopError,
     EnvCodeError,
     EnvCrashError,
     EnvLoadError,
@@ -24,6 +25,7 @@ __all__ = [
     "BACKEND_FACTORIES",
     "DEFAULT_BACKEND",
     "ContractViolation",
+    "EnvBackstopError",
     "EnvCodeError",
     "EnvCrashError",
     "EnvLoadError",

@@ -33,7 +33,16 @@ class EnvLoadError(EnvRuntimeError):
 
 
 class EnvTimeoutError(EnvRuntimeError):
-    """A call into the environment ran past its time limit."""
+    """A call into the environment ran past its time limit (in the sandbox: its instruction budget)."""
+
+
+class EnvBackstopError(EnvTimeoutError):
+    """A call was stopped by the wall-clock backstop, not by its instruction budget.
+
+    The sandbox decides time limits by counting guest instructions, so that a verdict does not depend on
+    the machine's load; the wall clock only stops a call that is stuck where instructions are not counted,
+    or that runs on a machine many times slower than the reference. Findings say which limit fired.
+    """
 
 
 class EnvMemoryError(EnvRuntimeError):

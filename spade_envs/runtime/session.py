@@ -99,6 +99,9 @@ class EnvSession:
         }
         self._source_lines = source.count("\n") + 1
         self._transport: Transport | None = None
+        self.last_instructions: int | None = None
+        """Guest instructions the last request executed, where the backend counts them (the sandbox): what
+        the checker sizes its batches by, so that they are the same on every machine and under any load."""
         self.loaded: LoadedEnv = self._start()
 
     # ------------------------------------------------------------------ lifecycle
@@ -246,11 +249,14 @@ class EnvSession:
         """
         if self._transport is None:
             raise EnvCrashError("this session broke on an earlier call; call reset() to start a new one")
+        transport = self._transport
         try:
-            reply = self._transport.call(request)
+            reply = transport.call(request)
         except (EnvTimeoutError, EnvMemoryError, EnvCrashError):
+            self.last_instructions = getattr(transport, "last_instructions", None)
             self._discard_transport()
             raise
+        self.last_instructions = getattr(transport, "last_instructions", None)
         if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
             self._discard_transport()
             raise EnvCrashError("the backend sent a malformed reply")
@@ -311,6 +317,10 @@ class SiblingInstance:
 
     def __init__(self, session: EnvSession, index: int) -> None:
         self._session, self._index = session, index
+
+    @property
+    def last_instructions(self) -> int | None:
+        return self._session.last_instructions
 
     def reset(self, seed: int | None = None) -> ResetResult:
         return self._session._parsed(parse_reset, self._session._request({"op": "reset", "seed": seed,

@@ -116,6 +116,8 @@ class ValidationReport(_Model):
     checks: list[CheckOutcome] = Field(default_factory=list)
     tiers: list[TierOutcome] = Field(default_factory=list)
     seeds: list[int] = Field(default_factory=list)
+    plan_seed: int | None = Field(default=None, description="The seed the plan's 32-bit seeds were drawn with: "
+                                  "`spade-envs validate --plan-seed N` replays the verdict.")
     fuzz_examples: int = Field(default=0, ge=0, description="Hypothesis examples budgeted for the fuzz tier.")
     duration_s: float = Field(ge=0)
 

@@ -219,7 +219,8 @@ class LoopSection(_Section):
 
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
         return ValidatorConfig(fuzz=FuzzConfig(examples=max(1, self.fuzz_examples)), tiers=tiers,
-                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped"))
+                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped", seed=None,
+                                                   plan_salt=0))
 
 
 class SemanticsSection(_Section):

@@ -31,9 +31,10 @@ from spade_docgen.layout import CODE_COLUMNS
 from spade_docgen.markdown import code, fence, prose
 from spade_envs.checks.catalogue import CHECKS, TIERS, CheckInfo
 
-VALIDATE_ARGS: tuple[str, ...] = ("validate", ".", "--timeout", "2")
+VALIDATE_ARGS: tuple[str, ...] = ("validate", ".", "--timeout", "2", "--plan-seed", "0")
 """How the zoo is validated: the CLI's defaults (WebAssembly sandbox, 3 seeds, 100 fuzz examples), except
-a 2 s call limit instead of 10 s so that the infinite-loop example does not hold the build for 10 s."""
+a 2 s call limit instead of 10 s so that the infinite-loop example does not hold the build for 10 s, and
+the plan seed of the test suite (0) so that the pages are the same at every build."""
 
 _EXPECT = re.compile(r"#\s*(expect|expect-warning):\s*([a-z_]+)\s*$")
 _PAD = re.compile(r"^#\s*zoo-pad-bytes:\s*(\d+)", re.MULTILINE)
@@ -204,7 +205,8 @@ def render(root: Path, repository_url: str | None = None) -> str:
     by_check: dict[str, list[ZooCase]] = {}
     for case in cases:
         by_check.setdefault(case.check, []).append(case)
-    missing = [check.name for check in CHECKS if check.name not in by_check]
+    # The model judge's checks need a model to fire: their examples are the scripted judges of tests/test_judge.py.
+    missing = [check.name for check in CHECKS if check.name not in by_check and not check.name.startswith("judge_")]
     if missing:
         raise ValueError(f"checks without a defect-zoo example in tests/zoo/: {', '.join(missing)}; add one "
                          "file per check whose first line is '# expect: <check>'")
@@ -212,7 +214,7 @@ def render(root: Path, repository_url: str | None = None) -> str:
     for tier in TIERS:
         parts.append(f"## Tier: {tier}\n")
         for check in (c for c in CHECKS if c.stage == tier):
-            parts.append(_render_check(check, by_check[check.name], captured))
+            parts.append(_render_check(check, by_check.get(check.name, []), captured))
     return "\n".join(parts)
 
 
@@ -222,11 +224,15 @@ def _summary_table() -> str:
 
 
 def _render_check(check: CheckInfo, cases: list[ZooCase], captured: dict[str, Capture]) -> str:
-    severity = "warning (the environment is still valid)" if all(c.warning for c in cases) else "error"
+    severity = "warning (the environment is still valid)" if cases and all(c.warning for c in cases) else "error"
     parts = [f"### `{check.name}` {{#{check.name}}}\n",
              f"**Tier:** {check.stage} · **Severity:** {severity}\n",
              f"**Catches:** {prose(check.catches)}.\n",
              f"**Fix:** {prose(check.fix)}.\n"]
+    if not cases:
+        parts.append("Only with a model judge (`spade-envs validate --judge URL`, a heuristic; "
+                     "`--judge-severity warning` makes its findings warnings). Its examples are the scripted "
+                     "judges of `tests/test_judge.py`.\n")
     for case in cases:
         result = captured.get(f"{case.name}")
         if result is None:

@@ -1,0 +1,81 @@
+"""The whole defect zoo validated quiet and beside CPU-spinning processes: are the reports the same?
+
+The sandbox counts guest instructions for every limit that decides a verdict, and the checker sizes its
+batches by them, so the reports must agree field by field apart from timings however busy the machine is.
+``tests/test_load_verdicts.py`` checks a sample of the zoo on every run; this runs all of it.
+
+    python benchmarks/load_verdicts.py                 # 2 spinners (both cores of the reference VM busy)
+    python benchmarks/load_verdicts.py --spinners 6 --out benchmarks/results/load_verdicts.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from spade_envs.checks import validate_source  # noqa: E402
+from spade_envs.checks.dynamic import CheckConfig  # noqa: E402
+from spade_envs.checks.validate import ValidatorConfig  # noqa: E402
+from spade_envs.fuzz.runner import FuzzConfig  # noqa: E402
+from spade_envs.runtime import ExecutionLimits, create_backend  # noqa: E402
+from tests.test_load_verdicts import _spin, without_timings  # noqa: E402
+
+ZOO = ROOT / "tests" / "zoo"
+
+
+def validate_all(paths: list[Path]) -> tuple[list[dict], float]:
+    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=1.0))
+    config = ValidatorConfig(fuzz=FuzzConfig(examples=100), dynamic=CheckConfig(seed=7))
+    started = time.perf_counter()
+    reports = []
+    for index, path in enumerate(paths, 1):
+        report = validate_source(path.read_text(encoding="utf-8"), backend, path=path.stem, config=config)
+        reports.append(without_timings(report.model_dump(mode="json")))
+        print(f"\r  {index}/{len(paths)} {path.stem[:50]:50s}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return reports, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--spinners", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    paths = sorted(p for p in ZOO.glob("*.py") if "zoo-pad-bytes" not in p.read_text(encoding="utf-8")[:2000])
+    print(f"quiet: {len(paths)} zoo files", file=sys.stderr)
+    quiet, quiet_s = validate_all(paths)
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
+    spinners = [context.Process(target=_spin, args=(stop,), daemon=True) for _ in range(args.spinners)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        time.sleep(1.0)
+        load = os.getloadavg()[0]
+        print(f"busy: {args.spinners} spinning processes", file=sys.stderr)
+        busy, busy_s = validate_all(paths)
+        load = max(load, os.getloadavg()[0])
+    finally:
+        stop.set()
+        for spinner in spinners:
+            spinner.join(timeout=10)
+    differ = [path.stem for path, a, b in zip(paths, quiet, busy) if a != b]
+    result = {"files": len(paths), "spinners": args.spinners, "load_average_busy": round(load, 2),
+              "quiet_s": round(quiet_s, 1), "busy_s": round(busy_s, 1), "reports_that_differ": differ,
+              "rejected": sum(not r["ok"] for r in quiet)}
+    print(json.dumps(result, indent=2))
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""A verdict does not depend on the machine's load: the same file, the same JSON report, quiet or busy.
+
+The sandbox's limits count guest instructions and the checker sizes its batches by them, so two
+CPU-spinning processes beside the validator change how long it takes and nothing else. This test runs a
+sample of the defect zoo (time limits, slow steps, probes, fuzzing, a valid game) quiet and then beside two
+spinners, and compares the reports field by field apart from timings. ``benchmarks/load_verdicts.py``
+does the same for the whole zoo.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+from spade_envs.checks import validate_source
+from spade_envs.checks.dynamic import CheckConfig
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.runtime import ExecutionLimits, create_backend
+
+ZOO = Path(__file__).resolve().parent / "zoo"
+SAMPLE = ["timeout_spin_back_hang", "step_budget_trial_division", "answer_leak_fixed_position", "valid_plain_game",
+          "validation_aware_reasoned_replies"]
+TIMINGS = {"duration_ms", "duration_s"}
+
+
+def _spin(stop) -> None:
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def without_timings(value):
+    """A report as plain data, every timing field removed."""
+    if isinstance(value, dict):
+        return {key: without_timings(item) for key, item in value.items() if key not in TIMINGS}
+    if isinstance(value, list):
+        return [without_timings(item) for item in value]
+    return value
+
+
+def reports(names: list[str]) -> list[dict]:
+    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=1.0))
+    config = ValidatorConfig(fuzz=FuzzConfig(examples=20), dynamic=CheckConfig(seed=7))
+    return [without_timings(validate_source((ZOO / f"{name}.py").read_text(encoding="utf-8"), backend,
+                                            path=name, config=config).model_dump(mode="json")) for name in names]
+
+
+def test_the_same_reports_beside_two_spinning_processes() -> None:
+    quiet = reports(SAMPLE)
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
+    spinners = [context.Process(target=_spin, args=(stop,), daemon=True) for _ in range(2)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        time.sleep(0.5)
+        busy = reports(SAMPLE)
+    finally:
+        stop.set()
+        for spinner in spinners:
+            spinner.join(timeout=10)
+    for name, a, b in zip(SAMPLE, quiet, busy):
+        assert a == b, f"{name}: the report changed under load"
+    assert any(not r["ok"] for r in quiet) and any(r["ok"] for r in quiet)
