@@ -203,7 +203,9 @@ class ProbeSuite:
                 len(seeds) if full else len(screen & set(seeds)))
             winners = [s for s in played if won(policy, s)]
             policy.wins = len(winners)
-            shortest = min(winners, key=lambda s: len(policy.plans[s]), default=None)
+            # the shortest winning episode; among those the smallest seed (small seeds are in every plan, so
+            # the example is the same whatever plan seed drew the large ones)
+            shortest = min(winners, key=lambda s: (len(policy.plans[s]), s), default=None)
             policy.example = (shortest, policy.plans[shortest]) if shortest is not None else None
             if self.rule.beats_chance(policy.wins, policy.trials, policy.chance):
                 found.append(policy)
