@@ -283,7 +283,8 @@ def _check_catalogue(site: Path) -> None:
     text = _text(site, "reference/checks")
     for check in CHECKS:
         assert f'id="{check.name}"' in raw, f"no catalogue entry for {check.name}"
-        assert f"[{check.name}]" in text, f"no validator output naming {check.name} in the catalogue"
+        if not check.name.startswith("judge_"):  # the judge's checks need a model: tests/test_judge.py shows them
+            assert f"[{check.name}]" in text, f"no validator output naming {check.name} in the catalogue"
     assert "Traceback" not in text.replace("Traceback (environment frames only)", "")
 
 
