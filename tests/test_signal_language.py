@@ -64,7 +64,8 @@ def backend():
     (SignalDesign("oak", 4, 3, 0), set()),
     (SignalDesign("ash", 3, 5, 2), set()),
     (SignalDesign("elm", 1, 3, 0), {"seeds_vary"}),  # one colour: every seed is the same game
-    (SignalDesign("yew", 2, 1, 1), {"distinct_tasks"}),  # two colours, one move: two tasks in all
+    # two colours, one move: two tasks in all, and every option in turn wins (wrong moves cost nothing)
+    (SignalDesign("yew", 2, 1, 1), {"distinct_tasks", "trivially_solvable"}),
 ])
 def test_the_real_checker_decides_validity(backend, design, failing):
     report = validate_source(render_environment(design), backend, config=QUICK)

@@ -219,8 +219,7 @@ class LoopSection(_Section):
 
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
         return ValidatorConfig(fuzz=FuzzConfig(examples=max(1, self.fuzz_examples)), tiers=tiers,
-                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped", seed=None,
-                                                   plan_salt=0))
+                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped"))
 
 
 class SemanticsSection(_Section):

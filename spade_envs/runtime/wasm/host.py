@@ -339,7 +339,7 @@ _STRING_AT_LIMIT = 1 << 31
 
 def _fuel_left(call: _StringCall, store: wasmtime.Store) -> int:
     """The fuel a store has left (after a call: the budget minus what the guest executed)."""
-    if call._fast:
+    if getattr(call, "_fast", False):
         error = call._get_fuel(call._context, call._fuel_left_ref)
         if error:
             _raise_wasmtime_error(error)
