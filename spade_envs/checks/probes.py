@@ -429,14 +429,17 @@ def _wrong_value(case: SeedCase) -> str:
 
 
 def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str, tuple[str, ...]]]],
-                  check: str) -> list[Policy]:
+                  check: str, *, candidates_of: Callable[[str], list[Candidate]] | None = None) -> list[Policy]:
     """Policies that copy a candidate found at one place of a text and play it as the answer.
 
     ``sources`` maps a seed to (source name, text, actions played before the copy) triples: the first
     observation, the tool descriptions, the feedback after a wrong move, a hint. A policy is identified by
     the source, the kind of candidate and its place (the i-th from the start or the end, or the first one
-    just after a given word), so the same policy picks the same place on every seed.
+    just after a given word), so the same policy picks the same place on every seed. ``candidates_of``
+    reads a text's candidates (default: ``text_candidates`` without reversed words); the exploit search
+    passes its memo, since many texts (tool descriptions, a fixed error reply) are the same on every seed.
     """
+    read = candidates_of or _copy_candidates
     answer_cases = informative_cases(cases)
     if not answer_cases:
         return []
@@ -452,7 +455,7 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
         for source in dict.fromkeys(name for name, _, _ in sources.get(case.seed, [])):
             population[source] += 1  # once per seed, however many texts of that name it has
         for source, text, before in sources.get(case.seed, []):
-            candidates = text_candidates(text, reversed_words=False)
+            candidates = read(text)
             by_kind: dict[str, list[Candidate]] = defaultdict(list)
             for candidate in candidates:
                 by_kind[candidate.kind].append(candidate)
@@ -489,6 +492,10 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
         policies.append(Policy(check, name, description, dict(seed_plans), chance, predicted=True,
                                population=seeds, derivation=how))
     return policies
+
+
+def _copy_candidates(text: str) -> list[Candidate]:
+    return text_candidates(text, reversed_words=False)
 
 
 _CopyKey = tuple[str, str, str, Any]
