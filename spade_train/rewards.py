@@ -60,6 +60,8 @@ that lifts the mean return by 0.15) already earns the full regret share."""
 
 BLEND_MASK_BELOW = 0.0
 """Blend scores below this are masked out of the designer update (see ``score_designer_batch``)."""
+WARNINGS_COUNTED = 3
+"""At most this many checker warnings of one environment count towards its warning cost."""
 
 EMA_FAST_WEIGHT = 0.98
 EMA_SLOW_WEIGHT = 0.85
@@ -322,6 +324,9 @@ class EnvOutcome:
     """True when the designer's reply held no environment at all (nothing to validate)."""
     repeat: bool = False
     """True when the design repeats one written earlier in the same batch (it was not played)."""
+    warnings: int = 0
+    """Findings of the checker that did not reject the environment (``ValidationReport.warnings``): what an
+    honest environment can also trigger. ``DesignerRewardConfig.warning_penalty`` says what they cost."""
     hint_failed: bool = False
     """True when the design was played but no usable hint was written (rejected, or the call failed):
     ``hinted_returns`` is then empty, and ``Semantics.hint_failure`` says what regret that gives."""
@@ -406,6 +411,10 @@ class DesignerRewardConfig:
     would otherwise score all alike, leaving nothing to learn from, while the agent memorises it."""
     semantics: Semantics = SEMANTICS["toolkit"]
     """Where the pipeline follows the release or the toolkit (``spade_train.semantics``)."""
+    warning_penalty: float = 0.0
+    """Subtracted from the raw reward of a played environment per checker warning (at most
+    ``WARNINGS_COUNTED`` of them). 0, the default, only reports warnings: they are what an honest
+    environment can trigger, and the release has no such findings."""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -467,6 +476,15 @@ def designer_reward(
     special = _special_reward(outcome, config)
     if special is not None:
         return special
+    return _variant_reward(outcome, config, ema) - _warning_cost(outcome, config)
+
+
+def _warning_cost(outcome: EnvOutcome, config: DesignerRewardConfig) -> float:
+    """What a played environment's checker warnings cost it (``DesignerRewardConfig.warning_penalty``)."""
+    return config.warning_penalty * min(max(outcome.warnings, 0), WARNINGS_COUNTED)
+
+
+def _variant_reward(outcome: EnvOutcome, config: DesignerRewardConfig, ema: WinRateEMA | None) -> float:
     if config.variant == "regret_based":
         return regret_based(outcome.regret(config))
     unhinted_win_rate = outcome.unhinted_rate(config)
@@ -495,7 +513,9 @@ def _is_masked(outcome: EnvOutcome, raw: float, config: DesignerRewardConfig) ->
     design that was never played, which the release re-samples and never trains."""
     if not outcome.valid and config.semantics.invalid_designs == "resampled":
         return True
-    return config.variant == "blend" and _special_reward(outcome, config) is None and raw < BLEND_MASK_BELOW
+    # the blend before any warning cost: a penalised environment is still trained on, at its lower reward
+    return (config.variant == "blend" and _special_reward(outcome, config) is None
+            and raw + _warning_cost(outcome, config) < BLEND_MASK_BELOW)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -167,3 +167,43 @@ def test_spade_envs_validate_takes_a_judge(tmp_path, capsys) -> None:
     assert code == 1 and [f["check"] for f in report["failures"]] == ["judge_checker_matches_text"]
     assert server.requests and server.requests[0]["model"] == "judge-model"
     assert report["plan_seed"] is not None
+
+
+# ---------------------------------------------------------------------- the judge and warnings in self-play
+def _loop(**options):
+    from spade_train.config.sections import LoopSection
+
+    return LoopSection(fuzz_examples=0, validation_workers=0, **options)
+
+
+def test_self_play_names_its_judge_in_the_loop_config() -> None:
+    from spade_train.loop.checker import Checker
+
+    server = _Server(MISMATCH)
+    try:
+        for severity, ok in (("error", False), ("warning", True)):
+            loop = _loop(judge=server.url + "#judge-model", judge_severity=severity)
+            assert loop.validator().judge == JudgeSettings(server.url + "#judge-model", severity=severity)
+            checker = Checker(create_backend("wasm"), loop.validator(), reuse_verdicts=False)
+            report = asyncio.run(checker.validate(COUNTER_ENV))
+            findings = report.failures if not ok else report.warnings
+            assert report.ok is ok and "judge_checker_matches_text" in {f.check for f in findings}
+            checker.close()
+    finally:
+        server.close()
+    assert _loop().validator().judge is None  # off unless named
+
+
+def test_warnings_can_reject_a_design_in_self_play() -> None:
+    from spade_train.loop.checker import Checker
+
+    server = _Server(MISMATCH)
+    try:
+        loop = _loop(judge=server.url, judge_severity="warning", warnings="rejected")
+        checker = Checker(create_backend("wasm"), loop.validator(), reuse_verdicts=False,
+                          reject_warnings=loop.warnings == "rejected")
+        report = asyncio.run(checker.validate(COUNTER_ENV))
+    finally:
+        server.close()
+    assert not report.ok and not report.warnings  # the warnings became the findings a repair turn is shown
+    assert "judge_checker_matches_text" in {f.check for f in report.failures}

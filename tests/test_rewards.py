@@ -607,3 +607,38 @@ def test_a_repeated_design_can_cost_more_than_an_invalid_one():
     assert designer_reward(repeat, strict) == -0.3
     with pytest.raises(ValueError, match="repeat_reward"):
         DesignerRewardConfig(variant="blend", repeat_reward=float("nan"))
+
+
+# --- checker warnings ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_warnings_cost_what_the_config_says(variant):
+    ema = WinRateEMA()
+    plain = dataclasses.replace(outcome(12, 4))
+    warned = dataclasses.replace(plain, warnings=5)
+    free = DesignerRewardConfig(variant=variant)
+    priced = DesignerRewardConfig(variant=variant, warning_penalty=0.1)
+    assert designer_reward(warned, free, ema) == designer_reward(plain, free, ema)  # reported only, by default
+    assert designer_reward(warned, priced, ema) == pytest.approx(designer_reward(plain, priced, ema) - 0.3)  # 3 count
+
+
+def test_a_penalised_environment_is_still_trained_on():
+    # a blend of about 0 less its warning cost is below the mask line, but the mask reads the blend itself
+    config = DesignerRewardConfig(variant="blend", warning_penalty=0.2)
+    batch = score_designer_batch([dataclasses.replace(outcome(0, 0), warnings=1), outcome(16, 0)], config)
+    assert batch.rewards[0] is not None and batch.raw[0] == pytest.approx(designer_reward(outcome(0, 0), config) - 0.2)
+
+
+def test_special_outcomes_pay_no_warning_cost():
+    config = DesignerRewardConfig(variant="blend", warning_penalty=0.5)
+    invalid = dataclasses.replace(outcome(valid=False), warnings=2)
+    assert designer_reward(invalid, config) == INVALID_ENV_REWARD
+
+
+def test_the_run_config_decides_what_warnings_cost():
+    from spade_train.config.sections import RunConfig
+
+    assert RunConfig().designer_rewards().warning_penalty == 0.0
+    penalised = RunConfig.model_validate({"loop": {"warnings": "penalised", "warning_penalty": 0.25}})
+    assert penalised.designer_rewards().warning_penalty == 0.25

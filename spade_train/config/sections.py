@@ -181,6 +181,19 @@ class LoopSection(_Section):
     repeat_reward: float = Field(-0.2, le=0)
     """Designer reward for such a repeat (the reference has no repeat rule: 0 would treat it as any
     invalid design). Below zero, a designer collapsing onto one design pays for every copy."""
+    warnings: Literal["reported", "penalised", "rejected"] = "reported"
+    """What the checker's warnings (findings an honest environment can also trigger, which do not reject)
+    do to a design: "reported" only (the default), "penalised" (``warning_penalty`` off the designer's
+    reward per warning, at most 3) or "rejected" (the design is invalid, and repair turns see them)."""
+    warning_penalty: float = Field(0.1, ge=0, le=1)
+    """Designer reward per checker warning under ``warnings = "penalised"``."""
+    judge: str | None = None
+    """A model judge for designs every other check accepted (``spade_envs.checks.judge``): an
+    OpenAI-compatible endpoint, ``http://host:8000/v1`` or ``...#model``; the run's own policy where a
+    server serves it (the OpenRLHF backend's vLLM engines behind an OpenAI-compatible server). None, the
+    default, asks no judge: it is a heuristic, and a model call per design."""
+    judge_severity: Literal["error", "warning"] = "error"
+    """Whether the judge's findings reject the design or only warn (and then count as ``warnings`` says)."""
     hint_seeds: int = Field(3, ge=1)
     """Seeds whose solutions a hint is checked against for leaks (besides seed 0's)."""
     use_memory: bool = True
@@ -217,9 +230,12 @@ class LoopSection(_Section):
         from spade_envs.checks.validate import ValidatorConfig
         from spade_envs.fuzz.runner import FuzzConfig
 
+        from spade_envs.checks.judge import JudgeSettings
+
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
+        judge = JudgeSettings(self.judge, severity=self.judge_severity) if self.judge else None
         return ValidatorConfig(fuzz=FuzzConfig(examples=max(1, self.fuzz_examples)), tiers=tiers,
-                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped"))
+                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped"), judge=judge)
 
 
 class SemanticsSection(_Section):
@@ -515,8 +531,10 @@ class RunConfig(_Section):
         reference's values for every other knob."""
         from spade_train.rewards import DesignerRewardConfig
 
+        penalty = self.loop.warning_penalty if self.loop.warnings == "penalised" else 0.0
         return DesignerRewardConfig(variant=self.loop.reward, malformed_reward=self.loop.malformed_reward,
-                                    repeat_reward=self.loop.repeat_reward, semantics=self.semantics.resolved())
+                                    repeat_reward=self.loop.repeat_reward, semantics=self.semantics.resolved(),
+                                    warning_penalty=penalty)
 
     def hint_settings(self) -> HintSettings:
         """How the hint call samples (``[sampling] hint_*``) and how its reply is cleaned (the semantics)."""

@@ -27,8 +27,10 @@ class Checker:
     """``await checker.validate(code, tiers)``: the validator's report on ``code`` for ``tiers``."""
 
     def __init__(self, backend: ExecutionBackend, config: ValidatorConfig, *, workers: int = 0,
-                 reuse_verdicts: bool = True) -> None:
+                 reuse_verdicts: bool = True, reject_warnings: bool = False) -> None:
         self.backend, self.config, self.reuse_verdicts = backend, config, reuse_verdicts
+        self.reject_warnings = reject_warnings
+        """``loop.warnings = "rejected"``: a report with warnings is invalid, its warnings its findings."""
         self._processes = (ProcessValidator(backend.name, getattr(backend, "limits", ExecutionLimits()), config, workers)
                            if workers > 0 else None)
         self._verdicts: OrderedDict[str, ValidationReport] = OrderedDict()
@@ -45,6 +47,9 @@ class Checker:
         else:
             config = self.config if tiers is None else replace(self.config, tiers=tiers)
             report = await asyncio.to_thread(validate_source, code, self.backend, config=config)
+        if self.reject_warnings and report.warnings:
+            report = report.model_copy(update={"ok": False, "failures": [*report.failures, *report.warnings],
+                                               "warnings": []})
         if self.reuse_verdicts:
             self._verdicts[key] = report
             while len(self._verdicts) > VERDICT_CACHE_SIZE:

@@ -161,6 +161,7 @@ class DesignAttempt:
             skill=self.skill, env_id=self.environment.id if self.environment is not None else "",
             malformed=self.outcome is Outcome.MALFORMED, repeat=self.outcome is Outcome.REPEAT,
             hint_failed=evaluation is not None and not evaluation.hinted,
+            warnings=len(self.report.warnings) if self.report is not None else 0,
         )
 
 

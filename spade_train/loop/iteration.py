@@ -93,7 +93,7 @@ class SelfPlayLoop:
         self.config, self.policies, self.backend, self.memory, self.corpus = config, policies, backend, memory, corpus
         self.sessions = sessions or SessionThreads(backend)
         self.checker = Checker(backend, loop.validator(), workers=loop.validation_workers,
-                               reuse_verdicts=loop.reuse_verdicts)
+                               reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")
         self.context = DesignContext(
             policies=policies, language=design_language(config.design.language), backend=backend,
             sessions=self.sessions, checker=self.checker, memory=_MemoryDuplicates(memory), loop=loop,

@@ -175,7 +175,7 @@ class DesignerProbe:
         language = design_language(self.config.design.language)
         sessions = SessionThreads(self.backend)
         checker = Checker(self.backend, loop.validator(), workers=loop.validation_workers,
-                          reuse_verdicts=loop.reuse_verdicts)
+                          reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")
         context = DesignContext(
             policies=Policies(designer=final, agent=final, hinter=hint_writer(self.config, final)),
             language=language, backend=self.backend, sessions=sessions, checker=checker, memory=_NoDuplicates(),

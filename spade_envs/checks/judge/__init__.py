@@ -2,8 +2,8 @@
 fixed questions (``prompts.py``); its answers become findings that quote its reason.
 
 A heuristic, off by default: ``spade-envs validate --judge URL`` (any OpenAI-compatible endpoint), the
-``loop.judge`` option of self-play (an endpoint or the run's own designer policy), and ``ScriptedJudge``
-in tests. The SPADE release runs an LLM environment validator for tool use; this is that tier for every
+``loop.judge`` option of self-play (an endpoint; the run's own policy where a server serves it), and
+``ScriptedJudge`` in tests. The SPADE release runs an LLM environment validator for tool use; this is that tier for every
 environment, with its questions fixed and its prompts in one file.
 """
 
