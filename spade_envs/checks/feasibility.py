@@ -772,16 +772,38 @@ def _hint_leak(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> bool:
             run.result.fail("hint_leak", f"The given hint {preview(run.config.hint, 80)!r} {leak}; give the key "
                             "insight, never the answer.")
             return True
-    replays = _replays(run, [case for case in cases if own.get(case.seed)][:8])
-    for case in cases:
-        hint = own.get(case.seed)
-        if hint:
-            leak = find_hint_leak(hint, [run.solutions[case.seed]], tool_use=run.tool_use, tool_names=names,
-                                  replays=[replays[case.seed]] if case.seed in replays else None)
-            if leak:
-                run.result.fail("hint_leak", f"The hint() hint {preview(hint, 80)!r} {leak} for seed {case.seed}; "
-                                "give the key insight, never the answer.", seed=case.seed)
-                return True
+    hinted = [case for case in cases if own.get(case.seed)]
+    replays = _replays(run, hinted[:8])
+    for case in hinted:  # the winning path's states, moves or tool calls: no coincidence spells those out
+        leak = find_hint_leak(own[case.seed], [run.solutions[case.seed]], tool_use=run.tool_use, tool_names=names,
+                              replays=[replays[case.seed]] if case.seed in replays else None, only="path")
+        if leak:
+            run.result.fail("hint_leak", f"The hint() hint {preview(own[case.seed], 80)!r} {leak} for seed "
+                            f"{case.seed}; give the key insight, never the answer.", seed=case.seed)
+            return True
+    leaks = [(case, leak) for case in hinted
+             if (leak := find_hint_leak(own[case.seed], [run.solutions[case.seed]], tool_use=run.tool_use,
+                                        tool_names=names, only="answer"))]
+    if leaks:
+        # The honest chance: how often these hints "contain" another seed's answer. A hint that names numbers
+        # or words holds some seed's answer now and then by coincidence; one that gives its own away does so
+        # far more often than it holds the others'.
+        crossed = sum(find_hint_leak(own[a.seed], [run.solutions[b.seed]], tool_use=run.tool_use,
+                                     tool_names=names, only="answer") is not None
+                      for a, b in zip(hinted, hinted[1:] + hinted[:1]) if a.seed != b.seed)
+        chance = crossed / len(hinted)
+        # A hint that is one text on every seed and holds a seed's answer is that seed's task worked out,
+        # not a coincidence of a text written per seed: it leaks wherever it holds the answer.
+        constant = len({own[case.seed] for case in hinted}) == 1
+        if constant or run.config.chance.beats_chance(len(leaks), len(hinted), chance):
+            case, leak = leaks[0]
+            odds = ("the same text on every seed" if constant else
+                    f"on {len(leaks)} of {len(hinted)} seeds, where another seed's answer appears in these hints "
+                    f"on {crossed}: chance about {chance:.0%}")
+            run.result.fail("hint_leak", f"The hint() hint {preview(own[case.seed], 80)!r} {leak} for seed "
+                            f"{case.seed} ({odds}); give the key insight, never the answer.", seed=case.seed,
+                            actions=case.solution)
+            return True
     policies = []
     if run.config.hint:
         policies += hint_reader_policies(cases, {case.seed: run.config.hint for case in cases}, "given hint")

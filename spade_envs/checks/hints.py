@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 from spade_envs.checks.leaks import (
     action_content,
@@ -75,13 +75,18 @@ def _in_order_share(needles: list[str], haystack: str) -> float:
 
 
 def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
-                   tool_names: list[str] | None = None, replays: list[list[str]] | None = None) -> str | None:
+                   tool_names: list[str] | None = None, replays: list[list[str]] | None = None,
+                   only: Literal["all", "answer", "path"] = "all") -> str | None:
     """How ``hint`` leaks one of the ``solutions`` (one per seed), or None if it does not.
 
     ``replays``, when given, holds for each solution the observations its replay showed (the first
     one, then one per move), so that a hint naming the states the winning path passes through is found.
-    Answers shorter than two characters are not matched: a hint may well say 'in 3 moves'.
+    Answers shorter than two characters are not matched: a hint may well say 'in 3 moves'. ``only``
+    narrows what is looked for: "answer" (the final answer, or the number the winning move states, in any
+    form: what a hint naming numbers can hold by coincidence) or "path" (the states, moves or tool calls
+    of the winning path).
     """
+    answers, path = only != "path", only != "answer"
     hint = clean_control(hint[:MAX_HINT_CHARS])
     lowered = " ".join(hint.lower().split())
     squeezed = squeeze(hint)
@@ -90,9 +95,9 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
     letters = [w.lower() for w in re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", hint)]
     for index, solution in enumerate(solutions):
         replay = replays[index] if replays and index < len(replays) else None
-        if replay and _names_intermediate_states(hint_numbers, replay):
+        if path and replay and _names_intermediate_states(hint_numbers, replay):
             return "gives the states the winning path passes through"
-        answer = _final_answer(solution, tool_use)
+        answer = _final_answer(solution, tool_use) if answers else None
         if answer is not None:
             key = answer_key(answer)
             if len(key) >= 2:
@@ -109,8 +114,10 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
                 words = number_words(abs(value.numerator)) if value is not None and value.denominator == 1 else None
                 if words and len(words) > 3 and words.replace("-", " ") in lowered.replace("-", " "):
                     return f"spells out the answer ({words!r})"
-        actions = solution_to_actions(solution, tool_use=tool_use, tool_names=tool_names)
-        if tool_use:
+        actions = solution_to_actions(solution, tool_use=tool_use, tool_names=tool_names) if path else []
+        if not path:
+            pass
+        elif tool_use:
             calls = [a for a in actions if a.startswith("<tool_call>")]
             named = [_call_signature(call) for call in calls]
             hinted = {_call_signature(call) for call in tool_use_script(hint, tool_names or [])
@@ -128,7 +135,7 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
             if len(letters) >= MIN_SEQUENCE_MOVES and _in_order_share(initials, "".join(letters)) >= SEQUENCE_SHARE \
                     and len(set(initials)) > 1:
                 return "gives most of the winning move sequence by initials"
-        final_number = _final_move_number(solution, tool_use)
+        final_number = _final_move_number(solution, tool_use) if answers else None
         if final_number and re.search(rf"(?<![\w.]){re.escape(final_number)}(?![\w]|\.\d)", lowered):
             return f"contains the number the winning move states ({final_number!r})"
     return None
