@@ -124,8 +124,14 @@ class Policy:
     """How many parts the exploit search composed this policy from (cheaper findings are preferred)."""
     error_from: float | None = None
     """A win rate below this is a warning, not an error (a strategy an honest environment can lose to)."""
+    answer_key: str | None = None
+    """For a constant answer: the answer it stands for. Its wins on seeds whose answer this is measure the
+    task's imbalance, which an honest task can have (a warning below ``IMBALANCE_ERROR_RATE``); wins
+    beyond those are a checker accepting it where it is wrong."""
     wins: int = 0
     trials: int = 0
+    winners: tuple[int, ...] = ()
+    """The seeds it won (of those it was played on, or predicted for)."""
     example: tuple[int, tuple[str, ...]] | None = None
     """A winning seed and its actions: the shortest winning episode found."""
 
@@ -202,7 +208,7 @@ class ProbeSuite:
             policy.trials = (policy.population or len(seeds)) if policy.predicted else (
                 len(seeds) if full else len(screen & set(seeds)))
             winners = [s for s in played if won(policy, s)]
-            policy.wins = len(winners)
+            policy.wins, policy.winners = len(winners), tuple(winners)
             # the shortest winning episode; among those the smallest seed (small seeds are in every plan, so
             # the example is the same whatever plan seed drew the large ones)
             shortest = min(winners, key=lambda s: (len(policy.plans[s]), s), default=None)
@@ -256,7 +262,8 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
         actions.setdefault(f"always {_short(move)!r}", move)
     how = distinct_answer_how(cases)
     policies = [Policy("trivially_solvable", name, f"always plays {action!r}",
-                       {case.seed: (action,) * turn_limit for case in cases}, chance, derivation=how)
+                       {case.seed: (action,) * turn_limit for case in cases}, chance, derivation=how,
+                       answer_key=answer_key(action_content(action)) if action else None)
                 for name, action in actions.items()]
     tokens_plans = {}
     for case in cases:
@@ -324,7 +331,7 @@ def informative_cases(cases: list[SeedCase]) -> list[SeedCase]:
 _TOLERANCE = re.compile(
     r"(?:within|to within|tolerance(?:\s+of)?|accurate to|error(?:\s+of)?(?:\s+at most|\s+up to|\s+below|\s+under)?"
     r"|\u00b1|\+/-|\+-|plus or minus)\s*(?:an?\s+(?:absolute|relative)\s+(?:error|tolerance)\s+of\s*)?"
-    r"(\d+(?:\.\d+)?(?:[eE]-?\d+)?)(?!\d|\.\d|\s*(?:decimal|places?|significant|digits?|d\.p|turns?|moves?|steps?|tries|try|guesses|guess|attempts?|rounds?|"
+    r"(?:[$\u20ac\u00a3\u00a5]\s?)?(\d+(?:\.\d+)?(?:[eE]-?\d+)?)(?!\d|\.\d|\s*(?:decimal|places?|significant|digits?|d\.p|turns?|moves?|steps?|tries|try|guesses|guess|attempts?|rounds?|"
     r"questions?|queries|query|calls?|actions?|replies|words?|letters?|characters?|chars?|lines?|times?|levels?|"
     r"seconds?|minutes?|hours?|days?))\s*(%|percent)?",
     re.IGNORECASE)
