@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -436,7 +436,8 @@ def _wrong_value(case: SeedCase) -> str:
 
 
 def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str, tuple[str, ...]]]],
-                  check: str, *, candidates_of: Callable[[str], list[Candidate]] | None = None) -> list[Policy]:
+                  check: str, *, candidates_of: Callable[[str], list[Candidate]] | None = None,
+                  population: Mapping[str, int] | None = None) -> list[Policy]:
     """Policies that copy a candidate found at one place of a text and play it as the answer.
 
     ``sources`` maps a seed to (source name, text, actions played before the copy) triples: the first
@@ -445,6 +446,8 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     just after a given word), so the same policy picks the same place on every seed. ``candidates_of``
     reads a text's candidates (default: ``text_candidates`` without reversed words); the exploit search
     passes its memo, since many texts (tool descriptions, a fixed error reply) are the same on every seed.
+    ``population`` gives, per source, the seeds on which it exists where ``sources`` leaves some of its
+    texts out (a decoding is passed only where it holds the answer, but it is read on every seed it exists).
     """
     read = candidates_of or _copy_candidates
     answer_cases = informative_cases(cases)
@@ -457,10 +460,10 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     plans: dict[_CopyKey, dict[int, tuple[str, ...]]] = defaultdict(dict)
     independent: dict[_CopyKey, float] = defaultdict(float)  # sum over seeds of how often the played value is an answer
     pick: dict[tuple[str, str], float] = defaultdict(float)  # sum over seeds of the winners' share of a kind
-    population: dict[str, int] = defaultdict(int)  # source -> seeds on which it exists
+    seeds_of: dict[str, int] = defaultdict(int)  # source -> seeds on which it exists
     for case in answer_cases:
         for source in dict.fromkeys(name for name, _, _ in sources.get(case.seed, [])):
-            population[source] += 1  # once per seed, however many texts of that name it has
+            seeds_of[source] += 1  # once per seed, however many texts of that name it has
         for source, text, before in sources.get(case.seed, []):
             candidates = read(text)
             by_kind: dict[str, list[Candidate]] = defaultdict(list)
@@ -491,7 +494,7 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     policies = []
     for key, seed_plans in plans.items():
         source, kind = key[0], key[1]
-        seeds = population[source]
+        seeds = max(seeds_of[source], (population or {}).get(source, 0))
         chance = max(independent[key], pick[(source, kind)]) / seeds
         name, description = _copy_name(key)
         how = ("what picking among the candidates of its kind wins" if pick[(source, kind)] >= independent[key]
