@@ -23,12 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spade_envs.checks import validate_source  # noqa: E402
-from spade_envs.checks.dynamic import CheckConfig  # noqa: E402
-from spade_envs.checks.validate import ValidatorConfig  # noqa: E402
-from spade_envs.fuzz.runner import FuzzConfig  # noqa: E402
-from spade_envs.runtime import ExecutionLimits, create_backend  # noqa: E402
-from tests.test_load_verdicts import _spin, without_timings  # noqa: E402
+from spade_envs.checks import validate_source
+from spade_envs.checks.dynamic import CheckConfig
+from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.runtime import ExecutionLimits, create_backend
+from tests.test_load_verdicts import _spin, without_timings
 
 ZOO = ROOT / "tests" / "zoo"
 

@@ -797,9 +797,13 @@ def _hint_leak(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> bool:
         constant = len({own[case.seed] for case in hinted}) == 1
         if constant or run.config.chance.beats_chance(len(leaks), len(hinted), chance):
             case, leak = leaks[0]
-            odds = ("the same text on every seed" if constant else
-                    f"on {len(leaks)} of {len(hinted)} seeds, where another seed's answer appears in these hints "
-                    f"on {crossed}: chance about {chance:.0%}")
+            if constant:
+                odds = "the same text on every seed"
+            elif crossed == 0:
+                odds = f"on {len(leaks)} of {len(hinted)} seeds, and never another seed's answer"
+            else:
+                odds = (f"on {len(leaks)} of {len(hinted)} seeds, where another seed's answer appears in these "
+                        f"hints on {crossed}: chance about {chance:.0%}")
             run.result.fail("hint_leak", f"The hint() hint {preview(own[case.seed], 80)!r} {leak} for seed "
                             f"{case.seed} ({odds}); give the key insight, never the answer.", seed=case.seed,
                             actions=case.solution)

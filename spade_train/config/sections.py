@@ -227,10 +227,9 @@ class LoopSection(_Section):
         """The checker's configuration for this loop: the fuzz tier only with fuzz examples, and the
         sum_clipped return protected only where the run uses it."""
         from spade_envs.checks.dynamic import CheckConfig
+        from spade_envs.checks.judge import JudgeSettings
         from spade_envs.checks.validate import ValidatorConfig
         from spade_envs.fuzz.runner import FuzzConfig
-
-        from spade_envs.checks.judge import JudgeSettings
 
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
         judge = JudgeSettings(self.judge, severity=self.judge_severity) if self.judge else None
