@@ -173,3 +173,41 @@ def test_solution_lists_keep_json_string_arguments() -> None:
     actions = solution_to_actions([{"name": "get", "arguments": '{"id": 4}'}, "7"], tool_use=True)
     assert json.loads(actions[0][len("<tool_call>"):-len("</tool_call>")])["arguments"] == '{"id": 4}'
     assert actions[1] == "<answer>7</answer>"
+
+
+# ---------------------------------------------------------------------- batched episodes
+def test_a_hanging_episode_late_in_a_batch_costs_two_time_limits_not_one_per_episode_before_it() -> None:
+    """``CheckRun.play`` sends episodes in chunks; a chunk that fails is replayed one episode at a time up
+    to its end. A chunk with a hanging episode at position 30 once cost one time limit per good episode
+    before it (the chunk grew back after each good one): 30 time limits, a minute for one zoo file. What is
+    counted here is the number of calls that ran into the limit, not seconds."""
+    from spade_envs.checks.context import CheckConfig, CheckRun
+    from spade_envs.runtime import EnvTimeoutError, ExecutionLimits, create_backend
+    from spade_envs.runtime.traces import EpisodePlan
+
+    hangs_on_seed_30 = COUNTER_ENV.replace(
+        "self.turn += 1", "self.turn += 1\n        while self.target == -30:\n            pass")
+    hangs_on_seed_30 = hangs_on_seed_30.replace(
+        "self.target = self.rng.randint(100, 999)", "self.target = -30 if seed == 30 else self.rng.randint(100, 999)")
+    backend = create_backend("inprocess", ExecutionLimits(call_timeout_s=0.3))
+    run = CheckRun(backend, CheckConfig(seed=0), hangs_on_seed_30, None)
+    session = run.open()
+    limits_hit = []
+    episodes = session.episodes
+
+    def counted(plans, **options):
+        try:
+            return episodes(plans, **options)
+        except EnvTimeoutError:
+            limits_hit.append(len(plans))
+            raise
+
+    session.episodes = counted
+    run._chunk = 64
+    try:
+        with pytest.raises(EnvTimeoutError, match=r"seed 30, actions"):
+            run.play([EpisodePlan(seed, ("\\boxed{1}",)) for seed in range(40)], session=session)
+        assert limits_hit == [40, 1], limits_hit  # the whole chunk, then the hanging episode alone
+        assert len(run.play([EpisodePlan(seed, ("\\boxed{1}",)) for seed in range(30)], session=session)) == 30
+    finally:
+        run.close()

@@ -314,16 +314,19 @@ class CheckRun:
         """Play scripted episodes in ``session`` (the player by default), batched.
 
         Chunks grow or shrink so that one request takes about a quarter of the call time limit. A chunk
-        that fails is replayed one episode at a time; a single episode that fails raises as the session
-        would (the caller's ``check`` turns it into a finding).
+        that fails is replayed one episode at a time up to its end (not re-chunked after its first good
+        episode: a hanging episode late in a chunk would then cost one time limit per episode before it);
+        a single episode that fails raises as the session would (the caller's ``check`` turns it into a
+        finding).
         """
         session = session or self.player
         traces: list[EpisodeTrace] = []
         index = 0
+        single_until = 0  # episodes before this index are played one at a time (a chunk with them failed)
         plans = list(plans)
         chunk = self._chunk if record == "outcome" else min(self._chunk, 8)
         while index < len(plans):
-            part = plans[index:index + chunk]
+            part = plans[index:index + (1 if index < single_until else chunk)]
             started = time.perf_counter()
             try:
                 played = session.episodes(part, record=record)
@@ -331,7 +334,7 @@ class CheckRun:
                 if len(part) == 1:  # say where: the seed and the actions of the episode that broke the rule
                     raise ContractViolation(violation.check, f"{violation} (seed {part[0].seed}, actions "
                                             f"{preview(repr(list(part[0].actions[:4])), 120)})") from None
-                chunk = 1
+                single_until = index + len(part)
                 continue
             except EnvTimeoutError:
                 if len(part) == 1:
@@ -339,12 +342,12 @@ class CheckRun:
                         f"an episode ran past the {self.call_timeout():g} s limit (seed {part[0].seed}, actions "
                         f"{preview(repr(list(part[0].actions[:4])), 120)}); remove unbounded loops or make the work "
                         "of a step smaller") from None
-                chunk = 1
+                single_until = index + len(part)
                 continue
             except (EnvCodeError, EnvCrashError, EnvMemoryError):
                 if len(part) == 1:
                     raise
-                chunk = 1
+                single_until = index + len(part)
                 continue
             elapsed = work_seconds(session.last_instructions, time.perf_counter() - started)
             traces.extend(played)
