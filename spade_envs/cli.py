@@ -258,8 +258,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         document = {
             "results": [r.model_dump(mode="json") for r in reports],
             "skipped": [{"path": path, "reason": reason} for path, reason in resolved.skipped],
-            "host": [{"path": r.report.path, "seconds": round(r.seconds, 3), "peak_memory_mb": round(r.memory_mb, 1)}
-                     for r in ordered],
+            "host": [{"path": r.report.path, "seconds": round(r.seconds, 3), "peak_memory_mb": round(r.memory_mb, 1),
+                      "guest_instructions": r.instructions} for r in ordered],
             "summary": {"valid": valid, "invalid": len(reports) - valid, "backend": args.sandbox,
                         "seconds": round(elapsed, 3), "workers": workers, "validated": len(todo),
                         "already_done": len(jobs) - len(todo), "environments_per_s": round(per_second, 2),

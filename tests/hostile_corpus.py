@@ -39,7 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spade_envs.runtime import ExecutionLimits
 from tests.conftest import COUNTER_ENV, REPO_ROOT
+from tests.pace import wall_seconds_for
 
 CHECKER_DIR = Path(__file__).resolve().parent / "hostile" / "checker"
 GOOD_FIRST, GOOD_LAST = "aa_known_good_first", "zz_known_good_last"
@@ -53,6 +55,9 @@ FILE_MEMORY_MB = 200
 MEMORY_BUDGET_MB = 256
 """No file may grow its validator's resident memory by this much (the issue's target)."""
 SETTINGS = ["--timeout", f"{CALL_TIMEOUT_S:g}", "--seeds", "2", "--jobs", "2", "--file-memory", str(FILE_MEMORY_MB)]
+TIMED_OUT_CALLS_AT_MOST = 2
+"""Calls of one program's validation that may run to their instruction budget (a hint that hangs is met
+twice: by the hint check and by its readers)."""
 VERDICTS = ("valid", "invalid", "any")
 TIERS = ("static", "contract", "feasibility", "fuzz")
 
@@ -200,3 +205,25 @@ def failed_tier(report: dict[str, Any]) -> str | None:
 
 def failed_checks(report: dict[str, Any]) -> set[str]:
     return {f["check"] for f in report["failures"]}
+
+
+# --------------------------------------------------------------------------------------------- host cost
+def ordinary_seconds(run: CorpusRun) -> float:
+    """How long validating a known-good file took in this batch."""
+    return max(run.host[name]["seconds"] for name in (GOOD_FIRST, GOOD_LAST) if name in run.host)
+
+
+def ordinary_instructions(run: CorpusRun) -> int:
+    """The guest work of validating a known-good file in this batch (sandbox only)."""
+    return max(run.host[name]["guest_instructions"] for name in (GOOD_FIRST, GOOD_LAST) if name in run.host)
+
+
+def sandbox_allowance(program: CheckerProgram, run: CorpusRun) -> tuple[int, float]:
+    """The guest instructions a program's validation may cost in the sandbox, and the wall-clock backstop
+    for its actual cost: a few ordinary validations and two calls run to their limit, and that work at
+    the pace of a machine three times slower than the reference VM."""
+    limit = ExecutionLimits(call_timeout_s=CALL_TIMEOUT_S).call_instructions or 0
+    instructions_allowed = 4 * ordinary_instructions(run) + TIMED_OUT_CALLS_AT_MOST * limit
+    spent = run.host.get(program.name, {}).get("guest_instructions") or 0
+    seconds = ordinary_seconds(run) + 1 + wall_seconds_for(spent)
+    return instructions_allowed, seconds

@@ -24,6 +24,7 @@ from spade_envs.runtime import (
 from spade_envs.runtime.threads import SessionThreads
 from spade_envs.runtime.wasm.build import _locked, build_key, cpu_features, engine_key
 from tests.conftest import COUNTER_ENV
+from tests.pace import wall_seconds_for
 
 REGISTRY = bundled_registry()
 LIMITS = ExecutionLimits(call_timeout_s=0.5, memory_mb=64, max_output_bytes=1000, max_reply_bytes=200_000)
@@ -75,7 +76,10 @@ def test_timeout_then_recovery(backend_name, wasm, process):
         started = time.monotonic()
         with pytest.raises(EnvTimeoutError, match="longer than 0.5 s"):
             env.step("spin")
-        assert time.monotonic() - started < 3
+        elapsed = time.monotonic() - started
+        if backend_name == "wasm":  # the limit counts work: exactly the budget ran, however long it took
+            assert env.last_instructions == LIMITS.call_instructions
+        assert elapsed < 2 + wall_seconds_for(LIMITS.call_instructions or 0), f"stopped after {elapsed:.1f} s"
         env.reset(0)  # the broken instance is replaced transparently
         assert env.step("x").observation == "wrong"
 
@@ -95,7 +99,7 @@ def test_wasm_sleep_returns_and_blocking_waits_fail(wasm):
         env.reset(0)
         started = time.monotonic()
         assert env.step("x").observation == "wrong"
-        assert time.monotonic() - started < 1
+        assert time.monotonic() - started < 10  # a real sleep would take 60 s
     waiting = "        import select\n        select.select([], [], [], 60)\n"
     with wasm.open_session(_env(waiting)) as env:
         env.reset(0)
@@ -210,7 +214,7 @@ def test_the_cache_lock_works_where_flock_is_not_supported(tmp_path):
     started = time.perf_counter()
     with _locked(tmp_path, flock=_no_flock, stale_s=60, poll_s=0.01):
         pass
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10  # taken over at once; waiting for the holder would never end
     # Any other flock failure is a real error, not a reason to fall back.
     def broken(handle, operation):
         raise OSError(errno.EBADF, "Bad file descriptor")
@@ -225,7 +229,9 @@ def test_session_start_is_fast_from_cache(wasm):
     for _ in range(10):
         transports.append(wasm.open_transport())
     per_session = (time.perf_counter() - started) / 10
-    assert per_session < 0.05, f"{per_session * 1e3:.1f} ms per sandbox start"
+    # About 10 ms on the reference VM (benchmarks/sandbox_bench.py reports it); compiling the guest again for
+    # each session, which this guards against, costs seconds. The bound leaves a slow, busy machine room.
+    assert per_session < 0.5, f"{per_session * 1e3:.1f} ms per sandbox start"
     for transport in transports:
         transport.close()
 

@@ -66,7 +66,7 @@ def _cli(*argv: str) -> tuple[int, str]:
 # ---------------------------------------------------------------------- the results file
 def _result(path: str, source: str, ok: bool = True) -> JobResult:
     report = ValidationReport(path=path, env_id=env_id_for(source), backend="wasm", ok=ok, duration_s=1.5)
-    return JobResult(report, 1.5, 12.0)
+    return JobResult(report, 1.5, 12.0, 7_000_000_000 if ok else None)
 
 
 def test_results_file_keeps_finished_jobs_and_ignores_cut_lines(tmp_path: Path) -> None:
@@ -82,6 +82,7 @@ def test_results_file_keeps_finished_jobs_and_ignores_cut_lines(tmp_path: Path) 
     done, todo = split_finished(jobs, results)
     assert sorted(done) == [0, 1] and todo == [2]
     assert done[1].report.ok is False and done[0].seconds == 1.5 and done[0].memory_mb == 12.0
+    assert done[0].instructions == 7_000_000_000 and done[1].instructions is None  # the guest work, where counted
 
     other_settings = ResultsFile(path, settings_digest("wasm", LIMITS, ValidatorConfig(), WorkerLimits()))
     assert split_finished(jobs, other_settings) == ({}, [0, 1, 2])  # another configuration validates again
@@ -113,6 +114,8 @@ def test_cli_resumes_from_its_results_file(tmp_path: Path) -> None:
     assert [r["path"] for r in document["results"]] == everything  # the report keeps the command line's order
     assert [r["ok"] for r in document["results"]] == [True, False, True]
     assert len(results.read_text().splitlines()) == 3
+    # the sandbox's count of guest work, kept in the results file for the files validated earlier
+    assert all(isinstance(h["guest_instructions"], int) and h["guest_instructions"] > 0 for h in document["host"])
 
 
 def test_progress_line_counts_rate_and_resumed_files() -> None:

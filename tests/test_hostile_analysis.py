@@ -6,8 +6,9 @@ against a hint, 8,000 unclosed ``\\boxed{``), hints hiding the answer between es
 winning moves in the fuzzer, a tool call whose arguments are a JSON string and a tool schema whose
 ``required`` holds a list. The batch survives them (tests/test_hostile_checker.py checks that every file
 is reported, within the host's memory and per-file limits); these tests ask for more: the verdict the
-header's ``# barrier:`` line names, with a finding a designer can act on, within the call limit plus 1 s,
-and never a report that the checker itself failed.
+header's ``# barrier:`` line names, with a finding a designer can act on, within a few ordinary
+validations' work (and, as a backstop, about 1 s beyond an ordinary file's wall-clock time), and never a
+report that the checker itself failed.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from __future__ import annotations
 import pytest
 
 from tests.hostile_corpus import (
-    CALL_TIMEOUT_S,
     CHECKER_PROGRAMS,
     MEMORY_BUDGET_MB,
     CheckerProgram,
     CorpusRun,
     corpus_run,
+    sandbox_allowance,
 )
 
 CHECKER_FAILED = "made the checker fail"
@@ -49,8 +50,13 @@ def test_checker_barrier_gives_a_finding_in_time(program: CheckerProgram, runs: 
     if text is not None:
         assert any(text in m for m in messages), f"{program.name}: no finding mentions {text!r}: {messages}"
     host = run.host[program.name]
-    allowed = run.file_timeout_s if program.slow else CALL_TIMEOUT_S + 1  # slow ones fuzz 100 examples
-    assert host["seconds"] <= allowed, f"{program.name}: took {host['seconds']:.1f} s"
+    if program.slow:  # these fuzz 100 examples: held to the batch's limit for one file
+        assert host["seconds"] <= run.file_timeout_s, f"{program.name}: took {host['seconds']:.1f} s"
+    else:  # the work the limit counts, then seconds as a backstop (see tests/hostile_corpus.py)
+        instructions, seconds = sandbox_allowance(program, run)
+        assert host["guest_instructions"] <= instructions, (
+            f"{program.name}: {host['guest_instructions']:.3g} guest instructions, more than {instructions:.3g}")
+        assert host["seconds"] <= seconds, f"{program.name}: took {host['seconds']:.1f} s, more than {seconds:.3g} s"
     assert host["peak_memory_mb"] < MEMORY_BUDGET_MB, f"{program.name}: grew the host by {host['peak_memory_mb']} MB"
 
 

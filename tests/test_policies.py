@@ -59,6 +59,9 @@ class FakeServer:
     def __init__(self) -> None:
         self.replies: list[Reply] = [Reply()]
         self.received: list[tuple[str, dict[str, str], bytes]] = []
+        self.in_flight = 0
+        self.most_in_flight = 0
+        """The most requests the server was answering at once (how concurrent the client was)."""
         self._lock = threading.Lock()
         server = self
 
@@ -68,7 +71,11 @@ class FakeServer:
                 with server._lock:
                     server.received.append((self.path, dict(self.headers), body))
                     reply = server.replies.pop(0) if len(server.replies) > 1 else server.replies[0]
+                    server.in_flight += 1
+                    server.most_in_flight = max(server.most_in_flight, server.in_flight)
                 time.sleep(reply.delay_s)
+                with server._lock:
+                    server.in_flight -= 1
                 payload = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 try:
                     self.send_response(reply.status)
@@ -169,10 +176,11 @@ def test_openai_client_errors_are_not_retried(server: FakeServer) -> None:
 
 
 def test_openai_timeout_becomes_an_error(server: FakeServer) -> None:
-    server.replies = [Reply(delay_s=1.5)]
+    server.replies = [Reply(delay_s=5.0)]
     start = time.monotonic()
     result = asyncio.run(client(server, timeout_s=0.2, max_retries=2).generate(request()))
-    assert not result.ok and "timed out" in result.error and time.monotonic() - start < 1.2
+    # Well before the reply would have come: the client gave up at its timeout instead of waiting.
+    assert not result.ok and "timed out" in result.error and time.monotonic() - start < 4.0
     assert len(server.received) == 1  # a read timeout is not retried
 
 
@@ -194,15 +202,14 @@ def test_openai_unreachable_server_is_retried_then_reported() -> None:
 
 
 def test_openai_requests_run_concurrently(server: FakeServer) -> None:
-    server.replies = [Reply(delay_s=0.3)]
+    server.replies = [Reply(delay_s=1.0)]
     policy = client(server, max_concurrency=8)
 
     async def main() -> list[Generation]:
         return await asyncio.gather(*(policy.generate(request()) for _ in range(8)))
 
-    start = time.monotonic()
     results = asyncio.run(main())
-    assert all(r.ok for r in results) and time.monotonic() - start < 1.5
+    assert all(r.ok for r in results) and server.most_in_flight == 8  # all eight answered at once
     policy.close()
 
 

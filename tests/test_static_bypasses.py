@@ -105,7 +105,8 @@ def test_folding_is_bounded_in_size_and_time() -> None:
     ])
     started = time.perf_counter()
     result = run_static_checks(source)
-    assert time.perf_counter() - started < 2.0
+    # About 0.4 s on the reference VM; folding the constants out would take minutes and gigabytes.
+    assert time.perf_counter() - started < 10.0
     assert [f.check for f in result.failures] == ["env_class"]
     import ast
 

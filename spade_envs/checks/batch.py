@@ -84,6 +84,9 @@ class JobResult:
     seconds: float
     memory_mb: float
     """Peak growth of the worker's resident memory while it validated this file."""
+    instructions: int | None = None
+    """Guest instructions the validation executed, where the backend counts them (the sandbox; None
+    otherwise, or when the worker was stopped): its cost in work, the same on every machine and load."""
 
 
 def default_jobs(count: int) -> int:
@@ -215,6 +218,7 @@ def _worker_main(conn: Connection, backend_name: str, limits: ExecutionLimits, c
         peak_known = _reset_peak_rss()
         capped = _cap_memory(memory_mb)
         before = _rss_mb()
+        executed = getattr(backend, "instructions_executed", None)
         started = time.perf_counter()
         retire = False
         try:
@@ -228,7 +232,9 @@ def _worker_main(conn: Connection, backend_name: str, limits: ExecutionLimits, c
             retire = True  # a worker the checker failed in is not trusted with the next job
         seconds = time.perf_counter() - started
         peak = _rss_mb(field="VmHWM") if peak_known else _rss_mb()
-        conn.send(("done", report, seconds, max(0.0, peak - before), retire))
+        after = getattr(backend, "instructions_executed", None)
+        instructions = after - executed if after is not None and executed is not None else None
+        conn.send(("done", report, seconds, max(0.0, peak - before), retire, instructions))
         if retire:
             return
 
@@ -391,8 +397,8 @@ class ValidationWorkers:
         elif kind == "failed":
             self._break(message[1])
         elif kind == "done" and worker.running is not None:
-            _, report, seconds, memory_mb, retire = message
-            worker.running.future.set_result(JobResult(report, seconds, memory_mb))
+            _, report, seconds, memory_mb, retire, instructions = message
+            worker.running.future.set_result(JobResult(report, seconds, memory_mb, instructions))
             worker.running = None
             if retire:
                 self._replace(worker)

@@ -81,14 +81,16 @@ class ResultsFile:
             report = ValidationReport.model_validate(record.get("report"))
         except ValidationError:
             return None
-        seconds, memory = record.get("seconds"), record.get("memory_mb")
+        seconds, memory, work = record.get("seconds"), record.get("memory_mb"), record.get("instructions")
         return JobResult(report, float(seconds) if isinstance(seconds, (int, float)) else 0.0,
-                         float(memory) if isinstance(memory, (int, float)) else 0.0)
+                         float(memory) if isinstance(memory, (int, float)) else 0.0,
+                         work if isinstance(work, int) and not isinstance(work, bool) and work >= 0 else None)
 
     def append(self, result: JobResult) -> None:
         """Add one finished job, durably enough that a kill right after it loses nothing."""
         record = {"format": FORMAT, "settings": self.digest, "report": result.report.model_dump(mode="json"),
-                  "seconds": round(result.seconds, 3), "memory_mb": round(result.memory_mb, 1)}
+                  "seconds": round(result.seconds, 3), "memory_mb": round(result.memory_mb, 1),
+                  "instructions": result.instructions}
         line = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

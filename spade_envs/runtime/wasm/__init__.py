@@ -24,5 +24,10 @@ class WasmBackend(TransportBackend):
         super().__init__(limits)
         self.runtime = WasmRuntime(config)
 
+    @property
+    def instructions_executed(self) -> int | None:
+        """Guest instructions all sessions of this backend have executed (see ``WasmRuntime``)."""
+        return self.runtime.instructions_executed
+
     def open_transport(self) -> WasmTransport:
         return WasmTransport(self.runtime, self.limits)

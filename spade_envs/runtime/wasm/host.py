@@ -147,8 +147,20 @@ class WasmRuntime:
         self._transports: weakref.WeakSet[WasmTransport] = weakref.WeakSet()
         weakref.finalize(self, _release, self._ticker, self._transports, self.linker, self.component, self.engine)
         self._stack_checked = threading.local()
+        self._executed = 0
+        self._executed_lock = threading.Lock()
         self._compiled: OrderedDict[str, str] = OrderedDict()
         self._compiled_lock = threading.Lock()
+
+    @property
+    def instructions_executed(self) -> int | None:
+        """Guest instructions every session of this runtime has executed so far (None when the engine does
+        not count them): the work a validation cost, the same on every machine and under any load."""
+        return self._executed if self.config.meter_instructions else None
+
+    def _add_executed(self, instructions: int) -> None:
+        with self._executed_lock:
+            self._executed += instructions
 
     def check_stack(self) -> None:
         """Refuse to enter the guest from a thread too small to hold its stack (see ``min_host_stack``).
@@ -467,6 +479,8 @@ class WasmTransport:
             self.last_instructions = fuel - _fuel_left(call, self._store)
         except wasmtime.WasmtimeError:  # pragma: no cover - the store refuses to say
             self.last_instructions = None
+            return
+        self.runtime._add_executed(self.last_instructions)
 
     def _with_load_settings(self, request: dict[str, Any], source: str) -> dict[str, Any]:
         return {
