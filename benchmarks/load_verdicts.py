@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -28,7 +27,8 @@ from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
-from tests.test_load_verdicts import _spin, without_timings
+from tests.children import spinners
+from tests.test_load_verdicts import without_timings
 
 ZOO = ROOT / "tests" / "zoo"
 
@@ -54,21 +54,12 @@ def main() -> int:
     paths = sorted(p for p in ZOO.glob("*.py") if "zoo-pad-bytes" not in p.read_text(encoding="utf-8")[:2000])
     print(f"quiet: {len(paths)} zoo files", file=sys.stderr)
     quiet, quiet_s = validate_all(paths)
-    context = multiprocessing.get_context("spawn")
-    stop = context.Event()
-    spinners = [context.Process(target=_spin, args=(stop,), daemon=True) for _ in range(args.spinners)]
-    for spinner in spinners:
-        spinner.start()
-    try:
+    with spinners(args.spinners):  # they end with this process, however it ends (tests/children.py)
         time.sleep(1.0)
         load = os.getloadavg()[0]
         print(f"busy: {args.spinners} spinning processes", file=sys.stderr)
         busy, busy_s = validate_all(paths)
         load = max(load, os.getloadavg()[0])
-    finally:
-        stop.set()
-        for spinner in spinners:
-            spinner.join(timeout=10)
     differ = [path for path, a, b in zip(paths, quiet, busy) if a != b]
     verdicts_differ = [path.stem for path, a, b in zip(paths, quiet, busy) if verdict(a) != verdict(b)]
     # A file whose report differs between two quiet runs too is an environment that draws from unseeded

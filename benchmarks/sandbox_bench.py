@@ -37,6 +37,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the spinner that ends with this process lives with the tests
+
 from spade_envs.checks import ValidatorConfig, validate_source
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.probes import GARBAGE_ACTIONS
@@ -47,6 +50,7 @@ from spade_envs.runtime.guest import EnvHost
 from spade_envs.runtime.inprocess import InProcessBackend
 from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.wasm import WasmBackend, WasmConfig
+from tests.children import spinner
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 GUEST_CALL_ONLY = "wasm, guest call only"
@@ -466,7 +470,7 @@ def _deadline_once(ticker: str, limit: float, load: str) -> dict[str, float]:
     burners: list[subprocess.Popen[bytes]] = []
     threads: list[threading.Thread] = []
     if load == "busy cores":
-        burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+        burners = [spinner() for _ in range(os.cpu_count() or 2)]  # they end with this process (tests/children.py)
     elif load == "busy threads":
         threads = [threading.Thread(target=_busy_python, args=(stop,), daemon=True) for _ in range(2)]
     elif load == "long C call":

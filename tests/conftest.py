@@ -8,9 +8,18 @@ from pathlib import Path
 import pytest
 
 from spade_envs.runtime import ExecutionLimits, create_backend
+from tests.reaper import Reaper, become_subreaper
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under ``pytest -n``, the controlling process ends whatever a killed worker left running
+    (``tests/reaper.py``)."""
+    distributed = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
+    if distributed and config.pluginmanager.hasplugin("xdist") and become_subreaper():
+        config.pluginmanager.register(Reaper(), "spade-reaper")
 
 
 @pytest.fixture

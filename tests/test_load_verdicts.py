@@ -9,7 +9,6 @@ spinners, and compares the reports field by field apart from timings: a few seco
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
+from tests.children import spinners
 
 ZOO = Path(__file__).resolve().parent / "zoo"
 SAMPLE = ["timeout_spin_back_hang", "step_budget_trial_division", "answer_leak_fixed_position", "valid_plain_game",
@@ -26,11 +26,6 @@ TIMINGS = {"duration_ms", "duration_s"}
 CALL_TIMEOUT_S = 0.25
 """A short call limit keeps the sample to seconds (a limit that is hit costs its budget twice); the
 checker's batches are still sized by it, in instructions, which is what load must not change."""
-
-
-def _spin(stop) -> None:
-    while not stop.is_set():
-        sum(i * i for i in range(10_000))
 
 
 def without_timings(value):
@@ -51,18 +46,9 @@ def reports(names: list[str]) -> list[dict]:
 
 def test_the_same_reports_beside_two_spinning_processes() -> None:
     quiet = reports(SAMPLE)
-    context = multiprocessing.get_context("spawn")
-    stop = context.Event()
-    spinners = [context.Process(target=_spin, args=(stop,), daemon=True) for _ in range(2)]
-    for spinner in spinners:
-        spinner.start()
-    try:
+    with spinners(2):
         time.sleep(0.5)
         busy = reports(SAMPLE)
-    finally:
-        stop.set()
-        for spinner in spinners:
-            spinner.join(timeout=10)
     for name, a, b in zip(SAMPLE, quiet, busy):
         assert a == b, f"{name}: the report changed under load"
     assert any(not r["ok"] for r in quiet) and any(r["ok"] for r in quiet)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from spade_envs.cli import main
 from spade_envs.terminal import Screen, rate, styled, table_lines, wants_colour, width_of, wrap
+from tests.children import spinners
 from tests.conftest import COUNTER_ENV, REPO_ROOT
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -273,8 +274,7 @@ def test_ctrl_c_is_never_held_back_on_a_busy_machine(counter: Path) -> None:
     while readline echoes a key waited for Enter. On a loaded machine (four processes spinning here) that
     window is wide, and a Ctrl-C typed right after the echo was lost in about a third of the tries before
     ``play.signals_reach_readline``; every one of these tries must now end the command at once."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
-    try:
+    with spinners(4):  # they end with this test, or with its process if that is killed (tests/children.py)
         for attempt in range(12):
             terminal = Terminal(["play", str(counter), "--sandbox", "inprocess"])
             terminal.read_until("action> ")
@@ -282,7 +282,3 @@ def test_ctrl_c_is_never_held_back_on_a_busy_machine(counter: Path) -> None:
             terminal.read_until("action> 12")
             terminal.type("\x03")
             assert terminal.finish(timeout=15) == 130, f"try {attempt}: Ctrl-C did not end the command"
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()

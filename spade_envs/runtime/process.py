@@ -43,7 +43,8 @@ class ProcessTransport:
         self.limits = limits
         self.last_output = ""
         self._workdir = tempfile.TemporaryDirectory(prefix="spade-env-")
-        config = json.dumps({"memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes})
+        config = json.dumps({"memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
+                             "parent": os.getpid()})
         self._child: subprocess.Popen[bytes] | None = subprocess.Popen(
             [sys.executable, "-I", "-m", "spade_envs.runtime.process_child", config],
             stdin=subprocess.PIPE,
