@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from spade_envs.runtime import (
@@ -162,3 +166,30 @@ def test_a_reply_size_the_c_copy_cannot_take_is_refused_whatever_the_reply_limit
         assert session.hint() is None  # '{"ok": true, "result": null}' is under the limit
         with pytest.raises(EnvCrashError, match="over the"):
             session.reset(0)
+
+
+SWALLOWS_THE_FIRST_ALARM = COUNTER_ENV.replace("self.turn += 1", """self.turn += 1
+        if action == 'loop':
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass  # the first alarm lost, as when it lands in a garbage-collector callback
+            while True:
+                pass""")
+
+
+def test_an_inprocess_time_limit_holds_when_its_first_alarm_is_lost():
+    """Run in a child: if the limit did not hold, the child would spin until the subprocess timeout."""
+    script = ("import sys; from spade_envs.runtime import EnvTimeoutError, ExecutionLimits, create_backend\n"
+              "backend = create_backend('inprocess', ExecutionLimits(call_timeout_s=0.2))\n"
+              "with backend.open_session(sys.stdin.read()) as env:\n"
+              "    env.reset(0)\n"
+              "    try:\n"
+              "        env.step('loop')\n"
+              "    except EnvTimeoutError as error:\n"
+              "        print('stopped:', error)\n")
+    done = subprocess.run([sys.executable, "-c", script], input=SWALLOWS_THE_FIRST_ALARM, capture_output=True,
+                          text=True, timeout=60, check=False, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0 and "stopped: the environment's step() ran longer than 0.2 s" in done.stdout, (
+        done.stdout + done.stderr[-2000:])

@@ -6,6 +6,10 @@ against, but it isolates nothing: use it for the bundled library and code you wr
 Limits: a per-call time limit is enforced with ``SIGALRM`` when calls come from the main thread
 (elsewhere there is no safe way to interrupt Python code in-process); the environment's prints are
 captured, also only on the main thread, because swapping ``sys.stdout`` is process-wide.
+
+The alarm repeats until the call returns: an exception raised by a signal handler is lost when it lands
+in a garbage-collector or weak-reference callback (Python prints "Exception ignored in ..." and goes on),
+or when the environment catches it, and a one-shot alarm would then leave the call without a limit.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ from spade_envs.runtime.guest import EnvHost
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.output import BoundedWriter
 from spade_envs.runtime.session import TransportBackend
+
+
+ALARM_REPEAT_S = 0.05
+"""Once the deadline has passed, the alarm fires again this often until the call has returned."""
 
 
 class _DeadlinePassed(BaseException):
@@ -41,7 +49,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         raise _DeadlinePassed()
 
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_REPEAT_S)
     try:
         yield
     finally:
