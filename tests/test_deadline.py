@@ -14,10 +14,11 @@ import threading
 import time
 
 import pytest
+import wasmtime
 
 from spade_envs.runtime import EnvTimeoutError, ExecutionLimits, create_backend
 from spade_envs.runtime.wasm import WasmBackend, WasmConfig
-from spade_envs.runtime.wasm.ticker import NativeTicker
+from spade_envs.runtime.wasm.ticker import NativeTicker, start_ticker
 from tests.conftest import dedent
 
 NATIVE = sys.platform.startswith("linux") and platform.machine() in ("x86_64", "aarch64")
@@ -48,7 +49,17 @@ def test_the_sandbox_uses_the_native_timer_here():
     assert create_backend("wasm", ExecutionLimits(call_timeout_s=1.0)).runtime._ticker.kind == "none"  # fuel only
     backend = WasmBackend(ExecutionLimits(call_timeout_s=1.0), WasmConfig(meter_instructions=False))
     assert isinstance(backend.runtime._ticker, NativeTicker)
-    assert isinstance(WasmBackend(config=WasmConfig(wall_clock_backstop=True)).runtime._ticker, NativeTicker)
+    # The backstop's engine (instructions and a clock) is checked without compiling the guest for it, which
+    # costs a fresh machine half a minute: it needs the epoch, and the epoch gets the native ticker.
+    backstop = WasmConfig(wall_clock_backstop=True)
+    assert backstop.uses_epoch and backstop.meter_instructions
+    engine_config = wasmtime.Config()
+    engine_config.epoch_interruption = True
+    ticker = start_ticker(wasmtime.Engine(engine_config), backstop.epoch_tick_s, backstop.ticker)
+    try:
+        assert isinstance(ticker, NativeTicker)
+    finally:
+        ticker.stop()
     assert WasmBackend(config=WasmConfig(ticker="thread", meter_instructions=False)).runtime._ticker.kind == "thread"
     with pytest.raises(ValueError, match="unknown epoch ticker"):
         WasmBackend(config=WasmConfig(ticker="sundial", meter_instructions=False))
