@@ -41,11 +41,12 @@ class NumberLadderEnv:
     def _shortest(self):
         previous = {self._start: None}
         queue = deque([self._start])
+        ops = list(self._ops().items())
         while queue:
             value = queue.popleft()
             if value == self._target:
                 break
-            for name, op in self._ops().items():
+            for name, op in ops:
                 following = op(value)
                 if -1000 <= following <= 5000 and following not in previous:
                     previous[following] = (value, name)

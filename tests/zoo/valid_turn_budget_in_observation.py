@@ -32,7 +32,7 @@ class BitCountEnv:
             self._low = rng.randint(1, 5000)
             self._high = self._low + rng.randint(500, 20000)
             self._bits = rng.randint(3, 8)
-            self._answer = sum(bin(n).count("1") == self._bits for n in range(self._low, self._high + 1))
+            self._answer = sum(n.bit_count() == self._bits for n in range(self._low, self._high + 1))
             if self._answer >= 50:
                 break
         self._turn = 0
