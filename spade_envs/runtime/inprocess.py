@@ -26,7 +26,6 @@ from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.output import BoundedWriter
 from spade_envs.runtime.session import TransportBackend
 
-
 ALARM_REPEAT_S = 0.05
 """Once the deadline has passed, the alarm fires again this often until the call has returned."""
 
