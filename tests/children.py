@@ -1,9 +1,10 @@
 """Child processes for tests and benchmarks that end with the process that started them, however it ends.
 
 A CPU spinner (a stand-in for a busy machine) that outlived a killed test would slow every later run on
-the machine. These watch their parent: each checks a few times a second whether it has been re-parented
-(the parent is gone) and exits if so. Under ``pytest -n`` the controlling process also ends a killed
-worker's children (``tests/reaper.py``); this covers a plain ``pytest`` or a benchmark killed outright.
+the machine. These watch their parent as the toolkit's worker processes do
+(``spade_envs.runtime.lifeline``): a few times a second each checks whether it has been re-parented (the
+parent is gone) and exits if so. Under ``pytest -n`` the controlling process also ends a killed worker's
+children (``tests/reaper.py``); this covers a plain ``pytest`` or a benchmark killed outright.
 """
 
 from __future__ import annotations
@@ -14,17 +15,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-WATCH_INTERVAL_S = 0.2
-"""How often a child checks that its parent is alive."""
-
-_SPIN = f"""
-import os, sys, time
-parent = int(sys.argv[1])
-while os.getppid() == parent:
-    end = time.monotonic() + {WATCH_INTERVAL_S}
-    while time.monotonic() < end:
-        pass
-"""
+_SPIN = ("import sys\n"
+         "from spade_envs.runtime.lifeline import exit_with_parent\n"
+         "exit_with_parent(int(sys.argv[1]), interval_s=0.2)\n"
+         "while True:\n"
+         "    pass\n")
+"""Spins until killed; the toolkit's own parent watch (``spade_envs.runtime.lifeline``) ends it with its
+parent."""
 
 
 def spinner() -> subprocess.Popen[bytes]:

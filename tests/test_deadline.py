@@ -138,5 +138,5 @@ def test_the_guest_stops_on_time_while_the_host_sits_in_one_long_c_call(mode: st
     if mode == "instructions":  # stopped by its count: exactly the budget, however long the GIL was held
         assert session.last_instructions == limits.call_instructions
         return
-    assert measured["cpu"] < limit + 0.4 + limit, (
+    assert measured["cpu"] < 2 * limit + 0.4, (
         f"the guest ran {measured['cpu']:.2f} s of CPU while the GIL was held {hog:.2f} s (limit {limit} s)")

@@ -42,6 +42,7 @@ from spade_envs.checks.static import StaticResult, run_static_checks
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.runtime.backend import create_backend
 from spade_envs.runtime.errors import EnvCrashError, EnvMemoryError, EnvTimeoutError
+from spade_envs.runtime.lifeline import exit_with_parent
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import CheckFailure, CheckOutcome, TierOutcome, ValidationReport, env_id_for
 
@@ -199,7 +200,7 @@ def _worker_main(conn: Connection, backend_name: str, limits: ExecutionLimits, c
                  memory_mb: int) -> None:
     """Serve jobs from the supervisor until told to stop; never let a job's failure escape."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True, name="parent-watch").start()
+    exit_with_parent(os.getppid())  # an orphaned worker would otherwise live on, holding its sandbox's memory
     try:
         backend = create_backend(backend_name, limits)
     except Exception as error:  # noqa: BLE001 -- reported to the supervisor, which stops the batch
@@ -237,14 +238,6 @@ def _worker_main(conn: Connection, backend_name: str, limits: ExecutionLimits, c
         conn.send(("done", report, seconds, max(0.0, peak - before), retire, instructions))
         if retire:
             return
-
-
-def _exit_with_parent(parent: int, interval_s: float = 1.0) -> None:
-    """End this worker when the process that started it is gone (killed, not shut down cleanly):
-    an orphaned worker would otherwise live on, holding its sandbox's memory."""
-    while os.getppid() == parent:
-        time.sleep(interval_s)
-    os._exit(0)
 
 
 # ---------------------------------------------------------------------- the supervisor

@@ -13,10 +13,9 @@ import json
 import os
 import resource
 import sys
-import threading
-import time
 
 from spade_envs.runtime.guest import EnvHost
+from spade_envs.runtime.lifeline import exit_with_parent
 from spade_envs.runtime.output import BoundedWriter
 
 
@@ -35,21 +34,11 @@ def _apply_limits(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _exit_with_parent(parent: int, interval_s: float = 1.0) -> None:
-    """End this process once the host that started it is gone. The child has a session of its own (so a
-    kill reaches its children), and no terminal hang-up or signal to the host's group reaches it; while an
-    environment call spins it never reads the closed stdin either, so without this it would outlive a
-    killed host for ever."""
-    while os.getppid() == parent:
-        time.sleep(interval_s)
-    os._exit(0)
-
-
 def main() -> None:
     limits = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     parent = limits.get("parent")
-    if isinstance(parent, int):  # started before the memory cap, which then counts its stack
-        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True, name="parent-watch").start()
+    if isinstance(parent, int):  # started before the memory cap, which then counts its thread's stack
+        exit_with_parent(parent)  # in a session of its own, a killed host's child would otherwise live on
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = sys.stdin
     devnull = os.open(os.devnull, os.O_WRONLY)
