@@ -202,7 +202,7 @@ def test_openai_unreachable_server_is_retried_then_reported() -> None:
 
 
 def test_openai_requests_run_concurrently(server: FakeServer) -> None:
-    server.replies = [Reply(delay_s=1.0)]
+    server.replies = [Reply(delay_s=2.0)]  # long enough for a busy machine to send all eight first
     policy = client(server, max_concurrency=8)
 
     async def main() -> list[Generation]:
