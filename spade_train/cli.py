@@ -44,7 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--out", required=True, type=Path, help="run directory")
         command.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                              help=SET_HELP)
-        command.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
+        command.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint "
+                             "(every file it reads is checked first; a missing or damaged one is refused)")
+        command.add_argument("--repair", action="store_true",
+                             help="with --resume: restore missing or damaged history files and the memory from the "
+                             "checkpoint's copies, and say what was restored")
         command.add_argument("--logger", choices=("none", "tensorboard"),
                              help="also write each iteration's metrics as TensorBoard events to --out/tensorboard "
                              "(the same as --set run.logger=\"tensorboard\"; default: the file's run.logger)")
@@ -75,6 +79,9 @@ def train(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("[policies] names the models of generate-pool; spade-train run trains [model] in every "
                          "role: remove policies.* or run generate-pool")
     if config.run.backend == "openrlhf":
+        if args.repair:
+            raise UsageError("--repair is for the embedded backend's run directory; an OpenRLHF run resumes from "
+                             "its own state (drop --repair)")
         from spade_train.backends.openrlhf.launcher import run_openrlhf
 
         return run_openrlhf(config, args.out, resume=args.resume, dry_run=args.dry_run, address=args.address,
@@ -84,7 +91,7 @@ def train(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
     if config.model.path is not None and not Path(config.model.path).is_dir():
         raise UsageError(f"model.path {config.model.path} is not a directory; point it at a local transformers "
                          "checkpoint (models are never downloaded at run time)")
-    directory = RunDirectory.open(args.out, resume=args.resume)
+    directory = RunDirectory.open(args.out, resume=args.resume, repair=args.repair)
     from spade_envs.runtime.backend import create_backend
     from spade_envs.runtime.limits import ExecutionLimits
     from spade_train.backends.embedded.trainer import EmbeddedTrainer
@@ -118,7 +125,7 @@ def generate_pool(config: RunConfig, args: argparse.Namespace, out: TextIO) -> i
     from spade_train.run.driver import SelfPlayRun
 
     policies = inference_policies(config)
-    directory = RunDirectory.open(args.out, resume=args.resume)
+    directory = RunDirectory.open(args.out, resume=args.resume, repair=args.repair)
     asyncio.run(SelfPlayRun(config, policies, directory=directory, out=out, title="spade-train generate-pool",
                             config_source=config_source(args)).run())
     return EXIT_OK

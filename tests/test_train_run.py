@@ -16,6 +16,7 @@ from spade_train.loop import DesignAttempt, DesignerScore, DesignPlan, Iteration
 from spade_train.policies.base import Generation
 from spade_train.rollout import AgentTurn, EnvEvaluation, Episode
 from spade_train.run.directory import Checkpoints, RunDirectory
+from spade_train.run.resume import prepare_resume
 from tests.tiny_model import tiny_model_dir  # noqa: F401 - a session fixture
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,7 +89,7 @@ def test_set_overrides_any_key_in_toml_syntax_and_is_validated_again(tmp_path):
     ("", ["--config", "missing.toml"], "cannot read config"),
     ("bad", ["--config", "bad.toml"], "loop.nonsense: Extra inputs are not permitted"),
     ("", ["--config", "ok.toml", "--resume"], "has no checkpoints to resume from"),
-    ("existing", ["--config", "ok.toml"], "already holds a run; pass --resume"),
+    ("existing", ["--config", "ok.toml"], "already holds a run (metrics.jsonl); pass --resume"),
     ("", ["--config", "ok.toml", "--set", "run.iterations=0"], "run.iterations: Input should be greater than"),
     ("", ["--config", "ok.toml", "--set", "policies.designer=http://127.0.0.1:9/v1"], "spade-train run trains"),
     ("", ["--config", str(REPO / "configs" / "transformers-local.toml")], "is not a directory"),
@@ -134,12 +135,14 @@ def test_embedded_run_trains_checkpoints_and_resumes(tmp_path, capsys):
 
 
 def test_resume_drops_records_of_iterations_after_the_checkpoint(tmp_path):
-    run = RunDirectory(tmp_path)
     (tmp_path / "metrics.jsonl").write_text("".join(json.dumps({"step": s}) + "\n" for s in (1, 2, 3)) + '{"st')
+    (tmp_path / "timings.jsonl").write_text("".join(json.dumps({"step": s}) + "\n" for s in (1, 2, 3)))
     (tmp_path / "attempts.jsonl").write_text("".join(json.dumps({"step": s}) + "\n" for s in (1, 2, 2, 3)))
-    run.truncate_records(after_step=2)
-    assert [row["step"] for row in run.metrics()] == [1, 2]
+    notes = prepare_resume(tmp_path, tmp_path / "checkpoints" / "latest", {"step": 2})  # an older checkpoint
+    assert [row["step"] for row in RunDirectory(tmp_path).metrics()] == [1, 2]
     assert len((tmp_path / "attempts.jsonl").read_text().splitlines()) == 3
+    assert notes[0] == ("metrics.jsonl: dropped 1 row(s) of iterations after 2 and 1 unreadable last line(s) "
+                        "(a write cut short)")
 
 
 def test_a_checkpoint_interrupted_mid_swap_is_still_found(tmp_path):

@@ -11,7 +11,11 @@
     pool/               the exported environment pool (environments.jsonl + manifest.json)
     plots/curves.png    learning curves
     checkpoints/latest  the run's state after its last saved iteration (loop state; with a trainer, its
-                        model, tokenizer and optimizer too)
+                        model, tokenizer and optimizer too), with a copy of the history files and the
+                        memory as they were at that iteration (``history/``), and the SHA-256 of every
+                        file, so that a resume can tell a damaged file from a good one
+                        (``spade_train.run.resume``)
+    checkpoints/reference  the model as training began, with its own file digests (``files.json``)
 """
 
 from __future__ import annotations
@@ -21,40 +25,37 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spade_envs.errors import SpadeError
 from spade_envs.fileio import write_atomically
 from spade_train.config.sections import RunConfig
 from spade_train.loop.iteration import IterationResult
+from spade_train.run.records import (
+    ATTEMPTS_FILE,
+    DIGESTS_FILE,
+    HISTORY_DIR,
+    HISTORY_FILES,
+    MEMORY_FILE,
+    METRICS_FILE,
+    STATE_FILE,
+    TIMINGS_FILE,
+    RunDirectoryError,
+    file_digests,
+    is_timing,
+    read_json_lines,
+)
 
-STATE_FILE = "trainer_state.json"
-ATTEMPTS_FILE = "attempts.jsonl"
-
-
-class RunDirectoryError(SpadeError):
-    """The run directory cannot be used as asked (a run already there, nothing to resume)."""
-
-
-def is_timing(key: str) -> bool:
-    """Whether a metric is wall-clock time (it goes to ``timings.jsonl``, not ``metrics.jsonl``)."""
-    return key == "seconds" or key.endswith("_seconds")
-
-
-def _step_of(line: str) -> int:
-    try:
-        return int(json.loads(line).get("step", 0))
-    except (ValueError, AttributeError):
-        return 1 << 62  # a torn last line (the process died mid-write) is dropped
-
+if TYPE_CHECKING:
+    from spade_train.memory import EnvironmentMemory
 
 class Checkpoints:
     """``checkpoints/latest`` in a run directory, replaced whole after every saved iteration.
 
-    A checkpoint is ``trainer_state.json`` (the step, the loop's state and what its writer adds) and
-    whatever files the trainer writes beside it. The new checkpoint is written beside the old one and
-    swapped in by renames, so a run killed at any moment leaves one complete checkpoint (``latest``, or
-    ``previous`` while swapping).
+    A checkpoint is ``trainer_state.json`` (the step, the loop's state, what its writer adds, and under
+    ``files`` the SHA-256 of every other file in the checkpoint) and whatever files the trainer and the
+    run directory write beside it. The new checkpoint is written beside the old one and swapped in by
+    renames, so a run killed at any moment leaves one complete checkpoint (``latest``, or ``previous``
+    while swapping).
     """
 
     def __init__(self, root: Path) -> None:
@@ -72,24 +73,52 @@ class Checkpoints:
         return None
 
     def state(self) -> dict[str, Any] | None:
-        """The newest checkpoint's state, or None."""
+        """The newest checkpoint's state, or None; ``RunDirectoryError`` when its state file is damaged."""
         found = self.find()
-        return json.loads((found / STATE_FILE).read_text(encoding="utf-8")) if found is not None else None
+        if found is None:
+            return None
+        path = found / STATE_FILE
+        try:
+            state = json.loads(path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as error:
+            raise RunDirectoryError(f"{path} cannot be read ({type(error).__name__}: {error}); the run cannot "
+                                    "resume from a damaged checkpoint: restore it from a backup, or start a new "
+                                    "run with another --out") from None
+        step = state.get("step") if isinstance(state, dict) else None
+        if type(step) is not int or step < 0:
+            raise RunDirectoryError(f"{path} is not a checkpoint's state (no whole step number >= 0); restore it "
+                                    "from a backup, or start a new run with another --out")
+        return state
 
     def save(self, state: dict[str, Any], write_files: Callable[[Path], None] | None = None) -> Path:
-        """Write ``state`` (and the files ``write_files`` puts in the directory it is given) as the latest."""
+        """Write ``state`` (and the files ``write_files`` puts in the directory it is given) as the latest;
+        the state records every file's SHA-256 under ``files``."""
         staging = self.root / f".staging-{state['step']}"
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
         if write_files is not None:
             write_files(staging)
+        state = {**state, "files": file_digests(staging)}
         write_atomically(staging / STATE_FILE, json.dumps(state, indent=1) + "\n")
-        shutil.rmtree(self.previous, ignore_errors=True)
         if self.latest.exists():
+            shutil.rmtree(self.previous, ignore_errors=True)
             self.latest.rename(self.previous)
+        # Without a latest (a run resumed from ``previous``), previous stays until the new one is in place.
         staging.rename(self.latest)
         shutil.rmtree(self.previous, ignore_errors=True)
         return self.latest
+
+    def save_reference(self, write_files: Callable[[Path], None]) -> Path:
+        """Write the reference model (the files ``write_files`` puts in the directory it is given) with
+        their digests in ``files.json``, whole or not at all: a run killed mid-write leaves none."""
+        staging = self.root / ".staging-reference"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        write_files(staging)
+        write_atomically(staging / DIGESTS_FILE, json.dumps(file_digests(staging), indent=1) + "\n")
+        shutil.rmtree(self.reference, ignore_errors=True)
+        staging.rename(self.reference)
+        return self.reference
 
 
 class RunDirectory:
@@ -97,28 +126,47 @@ class RunDirectory:
         self.path = path
         path.mkdir(parents=True, exist_ok=True)
         self.checkpoints = Checkpoints(path / "checkpoints")
+        self.resume_notes: list[str] = []
+        """What opening it for a resume changed (``spade_train.run.resume.prepare_resume``), to be shown."""
 
     @classmethod
-    def open(cls, path: Path, *, resume: bool) -> RunDirectory:
-        """The directory for a new run (refusing one that holds a run) or for resuming one (which needs a
-        checkpoint). A new run replaces checkpoints that a start killed before its first iteration left."""
-        if resume and Checkpoints(path / "checkpoints").find() is None:
+    def open(cls, path: Path, *, resume: bool, repair: bool = False) -> RunDirectory:
+        """The directory for a new run (refusing one that holds any of a run's work) or for resuming one:
+        then it needs a checkpoint, and every file the resume reads is checked first and the directory
+        rolled back to the checkpoint's step (``prepare_resume``; ``repair`` restores damaged history
+        from the checkpoint's copies)."""
+        if repair and not resume:
+            raise RunDirectoryError("--repair goes with --resume: it restores a run's damaged history before "
+                                    "resuming it")
+        checkpoints = Checkpoints(path / "checkpoints")
+        if resume and checkpoints.find() is None:
             raise RunDirectoryError(f"--resume: {path} has no checkpoints to resume from; drop --resume to "
                                     "start a run")
-        if not resume and (path / "metrics.jsonl").exists():
-            raise RunDirectoryError(f"{path} already holds a run; pass --resume to continue it or choose "
-                                    "another --out")
+        if not resume:
+            held = [name for name in (*HISTORY_FILES, MEMORY_FILE) if (path / name).exists()]
+            if checkpoints.find() is not None:
+                held.append("checkpoints")
+            if held:
+                raise RunDirectoryError(f"{path} already holds a run ({', '.join(held)}); pass --resume to "
+                                        "continue it or choose another --out")
         try:
             directory = cls(path)
         except OSError as error:
             raise RunDirectoryError(f"cannot create {path}: {error.strerror or error}") from None
-        if not resume:
-            shutil.rmtree(directory.checkpoints.root, ignore_errors=True)
+        if resume:
+            from spade_train.run.resume import prepare_resume
+
+            found = checkpoints.find()
+            state = checkpoints.state()
+            assert found is not None and state is not None
+            directory.resume_notes = prepare_resume(path, found, state, repair=repair)
+        else:
+            shutil.rmtree(directory.checkpoints.root, ignore_errors=True)  # a start killed mid-save
         return directory
 
     @property
     def memory_path(self) -> Path:
-        return self.path / "memory.sqlite3"
+        return self.path / MEMORY_FILE
 
     @property
     def pool_path(self) -> Path:
@@ -137,17 +185,6 @@ class RunDirectory:
             handle.flush()
             os.fsync(handle.fileno())  # a killed run keeps every finished iteration
 
-    def truncate_records(self, after_step: int) -> None:
-        """Drop metric and attempt lines of iterations after ``after_step`` (a resume redoes them)."""
-        for name in ("metrics.jsonl", "timings.jsonl", ATTEMPTS_FILE):
-            path = self.path / name
-            if not path.exists():
-                continue
-            lines = path.read_text(encoding="utf-8").splitlines()
-            kept = [line for line in lines if line.strip() and _step_of(line) <= after_step]
-            if len(kept) != len(lines):
-                write_atomically(path, "".join(line + "\n" for line in kept))
-
     def record(self, result: IterationResult, extra: dict[str, float | None] | None = None) -> dict[str, Any]:
         """Append the iteration's metrics (with ``extra``, the trainer's), its timings (the loop's seconds
         and every ``*_seconds`` key of ``extra``) and its attempts; returns the metrics row."""
@@ -156,28 +193,35 @@ class RunDirectory:
                    **{key: round(value, 3) for key, value in extra.items() if is_timing(key) and value is not None}}
         row = {"step": result.step, **result.metrics,
                **{key: value for key, value in extra.items() if not is_timing(key)}}
-        self._append("metrics.jsonl", [row])
-        self._append("timings.jsonl", [timings])
+        self._append(METRICS_FILE, [row])
+        self._append(TIMINGS_FILE, [timings])
         self._append(ATTEMPTS_FILE, [summary.to_json() for summary in result.summaries()])
         return row
 
+    def save_checkpoint(self, state: dict[str, Any], memory: EnvironmentMemory | None = None,
+                        write_trainer_files: Callable[[Path], None] | None = None) -> Path:
+        """Save ``state`` as the latest checkpoint with the trainer's files, and a copy of the history files
+        and of ``memory`` as they are now (``history/``): what a resume checks the run against, and
+        restores from with ``--repair``."""
+        def write(staging: Path) -> None:
+            if write_trainer_files is not None:
+                write_trainer_files(staging)
+            history = staging / HISTORY_DIR
+            history.mkdir()
+            for name in HISTORY_FILES:
+                if (self.path / name).exists():
+                    shutil.copyfile(self.path / name, history / name)
+                else:
+                    (history / name).write_bytes(b"")
+            if memory is not None:
+                memory.backup_to(history / MEMORY_FILE)
+
+        return self.checkpoints.save(state, write)
+
     def attempts(self) -> list[dict[str, Any]]:
-        """The run's attempt rows; a line that is not a JSON object (a run killed mid-write) is skipped."""
-        path = self.path / ATTEMPTS_FILE
-        if not path.exists():
-            return []
-        rows = []
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict):
-                rows.append(row)
-        return rows
+        """The run's attempt rows (an unreadable line is skipped)."""
+        return read_json_lines(self.path / ATTEMPTS_FILE).rows
 
     def metrics(self) -> list[dict[str, Any]]:
-        path = self.path / "metrics.jsonl"
-        if not path.exists():
-            return []
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        """The run's metrics rows (an unreadable line is skipped)."""
+        return read_json_lines(self.path / METRICS_FILE).rows

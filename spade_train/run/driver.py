@@ -7,8 +7,8 @@ only play. For each iteration the driver
 1. lets the trainer prepare (``Trainer.begin_iteration``);
 2. runs ``SelfPlayLoop.run_iteration`` (designs, checks, hints, rollouts, regret, memory);
 3. has the trainer learn from the result (``Trainer.update``, whose metrics join the iteration's row);
-4. appends the row and the attempts to the run directory, and saves a checkpoint (the loop's state and
-   the trainer's files);
+4. appends the row and the attempts to the run directory, and saves a checkpoint (the loop's state, the
+   trainer's files, and copies of the history and the memory that a resume checks the run against);
 5. stops the run, with the cause, when none of the iteration's model calls did anything: every designer
    call failed, or every episode ended on a failed agent call (an endpoint that is down, a prompt longer
    than the model's context); or when every design of ``run.stop_after_malformed`` consecutive
@@ -16,7 +16,8 @@ only play. For each iteration the driver
    iterations' records are kept and the command exits 1.
 
 At the end it exports the memory's valid environments to ``pool/``, plots the curves and prints the run's
-figures (``spade_train.run.figures``). A run restarts from its latest checkpoint when there is one.
+figures (``spade_train.run.figures``). A run restarts from its latest checkpoint when there is one; the
+run directory was checked and rolled back to it when it was opened (``spade_train.run.resume``).
 """
 
 from __future__ import annotations
@@ -111,15 +112,16 @@ class SelfPlayRun:
             loop_settings.use_corpus or "corpus_grounded" in loop_settings.kinds) else None
         directory.write_config(config)
         state = directory.checkpoints.state() or {"step": 0, "loop": None}
+        for note in directory.resume_notes:
+            self.out.write(f"resume: {note}\n")
         if state["step"]:
             self.out.write(f"resuming after iteration {state['step']} from {directory.checkpoints.find()}\n")
-        directory.truncate_records(after_step=state["step"])
         with EnvironmentMemory(directory.memory_path) as memory:
             loop = SelfPlayLoop(config, self.policies, backend=self.backend, memory=memory, corpus=corpus)
             if state.get("loop"):
                 loop.load_state_dict(state["loop"])
             try:
-                failure = await self._iterations(loop, state)
+                failure = await self._iterations(loop, state, memory)
             finally:
                 loop.close()
             manifest = memory.export_pool(directory.pool_path, f"spade-{directory.path.name}")
@@ -134,7 +136,7 @@ class SelfPlayRun:
             raise RunFailed(failure)
         return RunSummary(iterations=len(rows), exported=len(manifest.entries), plot=plot)
 
-    async def _iterations(self, loop: SelfPlayLoop, state: dict[str, Any]) -> str | None:
+    async def _iterations(self, loop: SelfPlayLoop, state: dict[str, Any], memory: EnvironmentMemory) -> str | None:
         """Steps ``state["step"] + 1`` to ``run.iterations``; returns why the run stopped early, if it did."""
         config, directory, trainer = self.config, self.directory, self.trainer
         first = state["step"] + 1
@@ -152,7 +154,7 @@ class SelfPlayRun:
                 logger.log(rows[-1])
                 if step % config.run.checkpoint_every == 0 or step == config.run.iterations:
                     state = {**state, "step": step, "loop": loop.state_dict()}
-                    directory.checkpoints.save(state, trainer.save if trainer is not None else None)
+                    directory.save_checkpoint(state, memory, trainer.save if trainer is not None else None)
                 progress.set_postfix(progress_figures(rows), refresh=False)
                 cause = result.model_failure() or self._malformed_streak(rows, result)
                 if cause is not None:

@@ -19,13 +19,15 @@ import copy
 import json
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from spade_envs.fileio import write_atomically
 from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.replies import one_line
 from spade_train.advantages import Sample, ZeroVariance, agent_group, role_advantages
 from spade_train.backends.embedded import warmup
 from spade_train.backends.embedded.grpo import GRPOTrainer, TrainingSample
@@ -41,6 +43,7 @@ from spade_train.policies.transformers_local import TransformersPolicy, load_tok
 from spade_train.run.directory import Checkpoints
 from spade_train.run.driver import RunFailed
 from spade_train.run.progress import progress_bar, quiet_transformers
+from spade_train.run.records import RunDirectoryError
 
 OPTIMIZER_FILE = "optimizer.pt"
 VALID_REPLIES_FILE = "designer_valid_replies.json"
@@ -184,15 +187,8 @@ class EmbeddedTrainer:
         tiny = config.model.path is None
         found = checkpoints.find()
         if found is not None:
-            model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=tiny).eval()
-            trainer = cls(config, model, load_tokenizer(found),
-                          post_warmup=cls._post_warmup(config, checkpoints, model))
-            if (found / OPTIMIZER_FILE).is_file():
-                trainer.grpo.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE))
-            if (found / VALID_REPLIES_FILE).is_file():
-                trainer.valid_replies = [TrainingSample(**row) for row in
-                                         json.loads((found / VALID_REPLIES_FILE).read_text(encoding="utf-8"))]
-            return trainer
+            with _loading(found):
+                return cls._resumed(config, checkpoints, found)
         if tiny:
             tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
             model = build_causal_lm(tokenizer, config.model.tiny, seed=config.run.seed)
@@ -205,10 +201,25 @@ class EmbeddedTrainer:
                       + (f", hinted win rate {warm['warmup_hinted_win_rate']:.2f}"
                          if "warmup_hinted_win_rate" in warm else "") + "\n")
         if keeps_post_warmup(config):
-            save_checkpoint_files(model, tokenizer, checkpoints.reference)
+            checkpoints.save_reference(lambda path: save_checkpoint_files(model, tokenizer, path))
         trainer = cls(config, model, tokenizer, post_warmup=cls._post_warmup(config, checkpoints, model))
         checkpoints.save({"step": 0, "loop": None, "warmup": warm}, lambda path: save_checkpoint_files(
             model, tokenizer, path))
+        return trainer
+
+    @classmethod
+    def _resumed(cls, config: RunConfig, checkpoints: Checkpoints, found: Path) -> EmbeddedTrainer:
+        """The trainer as checkpoint ``found`` saved it (its files were checked when the run was opened)."""
+        import torch
+        from transformers import AutoModelForCausalLM
+
+        model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=config.model.path is None).eval()
+        trainer = cls(config, model, load_tokenizer(found), post_warmup=cls._post_warmup(config, checkpoints, model))
+        if (found / OPTIMIZER_FILE).is_file():
+            trainer.grpo.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE, weights_only=True))
+        if (found / VALID_REPLIES_FILE).is_file():
+            trainer.valid_replies = [TrainingSample(**row) for row in
+                                     json.loads((found / VALID_REPLIES_FILE).read_text(encoding="utf-8"))]
         return trainer
 
     @staticmethod
@@ -285,6 +296,18 @@ class EmbeddedTrainer:
         if self.valid_replies:
             rows = [asdict(sample) for sample in self.valid_replies]
             write_atomically(directory / VALID_REPLIES_FILE, json.dumps(rows) + "\n")
+
+
+@contextmanager
+def _loading(checkpoint: Path) -> Iterator[None]:
+    """Loading a checkpoint: whatever its loaders raise (a checkpoint saved before file digests were
+    kept, or damaged since in a way its digests cannot see) is one line naming it, not a traceback."""
+    try:
+        yield
+    except Exception as error:  # noqa: BLE001 - transformers, safetensors, torch and json each raise their own
+        raise RunDirectoryError(f"cannot load the checkpoint {checkpoint} ({type(error).__name__}: "
+                                f"{one_line(str(error), 200)}); restore it from a backup, or start a new run with "
+                                "another --out") from None
 
 
 def keeps_post_warmup(config: RunConfig) -> bool:
