@@ -93,11 +93,30 @@ def test_set_overrides_any_key_in_toml_syntax_and_is_validated_again(tmp_path):
     ("", ["--config", "ok.toml", "--set", "run.iterations=0"], "run.iterations: Input should be greater than"),
     ("", ["--config", "ok.toml", "--set", "policies.designer=http://127.0.0.1:9/v1"], "spade-train run trains"),
     ("", ["--config", str(REPO / "configs" / "transformers-local.toml")], "is not a directory"),
+    ("", ["--config", "empty.toml"], "sets nothing (it is empty or holds only comments"),
+    ("", ["--config", "comments.toml"], "sets nothing (it is empty or holds only comments"),
+    ("", ["--config", "binary.toml"], "is not UTF-8 text (byte 0x80 at offset 128)"),
+    ("", ["--config", "latin1.toml"], "is not UTF-8 text (byte 0xe9"),
+    ("", ["--config", "."], "cannot read config"),
+    ("", ["--config", "ok.toml", "--set", 'run.iterations="3"'], "run.iterations: Input should be a valid integer, not str '3'"),
+    ("", ["--config", "ok.toml", "--set", "run.iterations=3.0"], "Input should be a valid integer, not float 3.0"),
+    ("", ["--config", "ok.toml", "--set", "loop.use_memory=1"], "loop.use_memory: Input should be a valid boolean"),
+    ("", ["--config", "ok.toml", "--set", "run.seed=99999999999999999999"], "99999999999999999999 is out of range"),
+    ("", ["--config", "ok.toml", "--set", "run.seed=4294967296"], "less than or equal to 4294967295"),
+    ("", ["--config", "ok.toml", "--set", "run.seed=-1"], "run.seed: Input should be greater than or equal to 0"),
+    ("", ["--config", "ok.toml", "--set", "grpo.learning_rate=nan"], "grpo.learning_rate: Input should be a finite"),
+    ("", ["--config", "ok.toml", "--set", "warmup.learning_rate=inf"], "warmup.learning_rate: Input should be"),
+    ("", ["--config", "ok.toml", "--set", "loop.envs_per_iteration=-9223372036854775809"], "is out of range"),
+    ("", ["--config", "ok.toml", "--repair"], "--repair goes with --resume"),
 ])
 def test_run_usage_errors_are_one_line_exit_2(tmp_path, monkeypatch, capsys, setup, argv, message):
     monkeypatch.chdir(tmp_path)
     Path("ok.toml").write_text(TINY_RUN)
     Path("bad.toml").write_text("[loop]\nnonsense = 1\n")
+    Path("empty.toml").write_text("")
+    Path("comments.toml").write_text("# a run\n[run]\n# iterations = 3\n[loop]\n")
+    Path("binary.toml").write_bytes(bytes(range(256)))
+    Path("latin1.toml").write_bytes("[run]\n# caf\u00e9\niterations = 2\n".encode("latin-1"))
     if setup == "existing":
         Path("out").mkdir()
         Path("out/metrics.jsonl").write_text('{"step": 1}\n')

@@ -39,25 +39,64 @@ class ConfigError(SpadeError):
 def load_run_config(path: Path, overrides: Sequence[str] = ()) -> RunConfig:
     """Read a TOML (``.toml``) or JSON file, apply ``overrides`` (``key=value``) and validate the result."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as error:
         raise ConfigError(f"cannot read config {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"config {path} is not UTF-8 text (byte {error.object[error.start]:#04x} at offset "
+                          f"{error.start}); give a TOML or JSON run configuration (see configs/)") from None
     try:
         raw: Any = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {error}") from None
+    if not _sets_anything(raw):
+        raise ConfigError(f"config {path} sets nothing (it is empty or holds only comments and empty tables); a run "
+                          "never starts on defaults by accident: start from a file in configs/ (configs/embedded.toml "
+                          "for the embedded default)")
     source = str(path) if not overrides else f"{path} with --set {' '.join(overrides)}"
     return parse_run_config(with_overrides(raw, overrides), source=source)
 
 
+def _sets_anything(raw: Any) -> bool:
+    """Whether configuration data sets at least one key (tables within tables do not count)."""
+    if not isinstance(raw, dict):
+        return True  # not a table at all: ``with_overrides`` says so
+    return any(_sets_anything(value) if isinstance(value, dict) else True for value in raw.values())
+
+
+INT64 = 2**63
+"""Whole numbers in a configuration must fit a signed 64-bit integer: torch, SQLite and the sandbox take
+nothing larger, and a larger one would fail mid-run, far from the key that set it."""
+
+
+def _check_numbers(raw: Any, source: str, key: str = "") -> None:
+    """``ConfigError`` naming the first whole number that does not fit 64 bits."""
+    if isinstance(raw, dict):
+        for name, value in raw.items():
+            _check_numbers(value, source, f"{key}.{name}" if key else str(name))
+    elif isinstance(raw, list):
+        for value in raw:
+            _check_numbers(value, source, key)
+    elif isinstance(raw, int) and not isinstance(raw, bool) and not -INT64 <= raw < INT64:
+        raise ConfigError(f"{source}: {key}: {raw} is out of range (whole numbers in a configuration are at most "
+                          f"{INT64 - 1})")
+
+
 def parse_run_config(raw: Any, *, source: str = "config") -> RunConfig:
-    """Validate configuration data (as read from a file, or ``RunConfig.model_dump``)."""
+    """Validate configuration data (as read from a file, or ``RunConfig.model_dump``).
+
+    Strictly, as JSON: every value must already have its key's type (``run.iterations = "3"`` is an error,
+    not the number 3; a whole number is accepted where a fraction may go), so a mistyped value is
+    never read as something its writer did not mean."""
+    _check_numbers(raw, source)
     try:
-        return RunConfig.model_validate(raw)
+        return RunConfig.model_validate_json(json.dumps(raw, default=str), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         where = "".join(f"{part}: " for part in [".".join(str(p) for p in first["loc"])] if part)
         message = first["msg"].removeprefix("Value error, ")
+        if first["type"].endswith("_type") and "input" in first:
+            message += f", not {type(first['input']).__name__} {first['input']!r}"
         raise ConfigError(f"{source}: {where}{message} ({error.error_count()} problem(s) in all)") from None
 
 

@@ -50,13 +50,16 @@ EnvKindName = Literal["single_answer", "multi_turn_game", "corpus_grounded", "to
 class _Section(BaseModel):
     # Attribute docstrings become field descriptions, so the JSON Schema in schemas/ documents every key.
     # Frozen: a run's configuration never changes once validated (overrides make a new one).
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    # No inf or nan: TOML spells both, and either would pass a bound like ``gt=0`` or poison a run.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True, allow_inf_nan=False)
 
 
 class RunSection(_Section):
     iterations: int = Field(40, ge=1)
     """Self-play iterations (embedded), or training steps of rollout_batch_size rows (openrlhf)."""
-    seed: int = 0
+    seed: int = Field(0, ge=0, le=2**32 - 1)
+    """The run's one seed (warm-up, model, designs, plays); a 32-bit unsigned number, as torch, numpy and
+    the sandbox all take."""
     backend: Literal["embedded", "openrlhf"] = "embedded"
     """Who trains the model in ``spade-train run``; ``spade-train generate-pool`` trains nothing."""
     sandbox: Literal["wasm", "process", "inprocess"] = "wasm"
