@@ -283,3 +283,24 @@ def test_a_run_killed_anywhere_in_an_iteration_resumes_to_the_uninterrupted_resu
     for name in ("metrics.jsonl", "attempts.jsonl"):
         assert (run / name).read_bytes() == (reference / name).read_bytes(), name
     assert _memory_rows(run) == _memory_rows(reference)
+
+
+def test_a_run_killed_in_its_warm_up_resumes_there_on_the_same_course(finished, config, tmp_path):
+    """Killed at warm-up step 75 of 100 (checkpoints every 30 steps), the run resumes at step 60 and
+    ends exactly as the run that never stopped: same metrics, attempts and memory rows."""
+    run = tmp_path / "run"
+    every = ["--set", "warmup.checkpoint_every=30"]
+    killed = subprocess.run(
+        [sys.executable, str(KILLED_RUN), "warmup", "75", "--", "run", "--config", str(config), "--out", str(run),
+         *every], check=False, cwd=REPO_ROOT, capture_output=True, text=True, timeout=SLOWER_MACHINE * 120)
+    assert killed.returncode == -9, (killed.returncode, killed.stderr[-2000:])
+    state = json.loads((run / "checkpoints/latest/trainer_state.json").read_text())
+    assert state["step"] == 0 and state["warmup_progress"]["steps_done"] == 60
+    assert main(["run", "--config", str(config), "--out", str(run)], out=io.StringIO()) == 2  # not over it
+    code, out, err = _resume(config, run, *every)
+    assert code == 0, err
+    assert "resuming the warm-up at step 60 of round 1" in out
+    for name in ("metrics.jsonl", "attempts.jsonl"):
+        assert (run / name).read_bytes() == (finished / name).read_bytes(), name
+    assert _memory_rows(run) == _memory_rows(finished)
+    assert "warmup_progress" not in json.loads((run / "checkpoints/latest/trainer_state.json").read_text())

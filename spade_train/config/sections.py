@@ -135,6 +135,9 @@ class WarmupSection(_Section):
     check_episodes: int = Field(48, ge=1)
     extra_rounds: int = Field(2, ge=0)
     """Further warm-up rounds (each half the warm-up's steps) while the check fails."""
+    checkpoint_every: int = Field(100, ge=1)
+    """Warm-up steps between checkpoints (and one at the end of each round): a run killed in its warm-up
+    resumes there with ``--resume``, on the same course as if it had not stopped."""
 
 
 class LoopSection(_Section):

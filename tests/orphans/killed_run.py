@@ -8,7 +8,8 @@ right after it (or, for ``checkpoint_swap``, between the two renames that swap a
 
 - ``memory``: the iteration's memory rows are committed; its records and checkpoint are not written;
 - ``records``: its metrics, timings and attempts are appended too; its checkpoint is not saved;
-- ``checkpoint_swap``: the old checkpoint is renamed to ``previous``, the new one not yet to ``latest``.
+- ``checkpoint_swap``: the old checkpoint is renamed to ``previous``, the new one not yet to ``latest``;
+- ``warmup``: warm-up step STEP (counted from 0 in the warm-up's first round) is taken.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import signal
 import sys
 from pathlib import Path
 
-POINTS = ("memory", "records", "checkpoint_swap")
+POINTS = ("memory", "records", "checkpoint_swap", "warmup")
 
 
 def _die() -> None:
@@ -59,6 +60,21 @@ def arm(point: str, step: int) -> None:
             return real_rename(self, target)
 
         Path.rename = rename
+    elif point == "warmup":
+        from spade_train.backends.embedded import warmup
+
+        real_steps = warmup.supervised_steps
+
+        def supervised_steps(*args, on_step=None, **kwargs):
+            def step_done(index, loss):
+                if on_step is not None:
+                    on_step(index, loss)
+                if index == step:
+                    _die()
+
+            return real_steps(*args, on_step=step_done, **kwargs)
+
+        warmup.supervised_steps = supervised_steps
     else:
         raise SystemExit(f"unknown kill point {point!r}; choose one of {', '.join(POINTS)}")
 

@@ -19,7 +19,7 @@ import copy
 import json
 import random
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -46,6 +46,8 @@ from spade_train.run.progress import progress_bar, quiet_transformers
 from spade_train.run.records import RunDirectoryError
 
 OPTIMIZER_FILE = "optimizer.pt"
+WARMUP_OPTIMIZER_FILE = "warmup_optimizer.pt"
+"""The optimizer of the warm-up round in progress, in a checkpoint saved during the warm-up."""
 VALID_REPLIES_FILE = "designer_valid_replies.json"
 """The designer's last valid replies (token ids), kept for ``grpo.designer_format_recovery``."""
 
@@ -185,17 +187,24 @@ class EmbeddedTrainer:
         if config.run.torch_threads is not None:
             torch.set_num_threads(config.run.torch_threads)
         tiny = config.model.path is None
-        found = checkpoints.find()
-        if found is not None:
+        found, state = checkpoints.find(), checkpoints.state()
+        resumed_warmup: tuple[WarmupProgress, dict[str, Any]] | None = None
+        if found is not None and state is not None and "warmup_progress" not in state:
             with _loading(found):
                 return cls._resumed(config, checkpoints, found)
-        if tiny:
+        if found is not None and state is not None:  # killed in its warm-up: go on from there
+            with _loading(found):
+                model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=tiny).eval()
+                tokenizer = load_tokenizer(found)
+                resumed_warmup = (WarmupProgress.from_json(state["warmup_progress"]),
+                                  torch.load(found / WARMUP_OPTIMIZER_FILE, weights_only=True))
+        elif tiny:
             tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
             model = build_causal_lm(tokenizer, config.model.tiny, seed=config.run.seed)
         else:
             model = _to_device(AutoModelForCausalLM.from_pretrained(config.model.path), tiny=False).eval()
             tokenizer = load_tokenizer(config.model.path)
-        warm = _warm_up(config, model, tokenizer, backend, out)
+        warm = _warm_up(config, model, tokenizer, backend, out, checkpoints=checkpoints, resumed=resumed_warmup)
         if warm:
             out.write(f"format warm-up: loss {warm['warmup_loss_first']:.2f} -> {warm['warmup_loss_last']:.2f}"
                       + (f", hinted win rate {warm['warmup_hinted_win_rate']:.2f}"
@@ -317,10 +326,42 @@ def keeps_post_warmup(config: RunConfig) -> bool:
     return bool(config.grpo.kl_to_reference or config.loop.frozen_designer or config.model.path is None)
 
 
-def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBackend,
-             out: TextIO) -> dict[str, float]:
+@dataclass(frozen=True)
+class WarmupProgress:
+    """Where a warm-up stands, saved in its checkpoints: with the model and the round's optimizer, what
+    continues it on the course it would have taken had it not stopped."""
+
+    round: int
+    """0: the warm-up proper; r >= 1: extra round r (after r failed hint-following checks)."""
+    steps_done: int
+    """Steps of this round already taken."""
+    rng: Any
+    """The state of the random numbers that draw the examples and batches (``random.Random.getstate``)."""
+    check_rng: Any
+    """The state of those that draw the hint-following check's games."""
+    figures: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> WarmupProgress:
+        def as_state(value: Any) -> Any:  # getstate() is nested tuples; JSON gives lists back
+            return tuple(as_state(item) for item in value) if isinstance(value, list) else value
+
+        return cls(round=int(data["round"]), steps_done=int(data["steps_done"]), rng=as_state(data["rng"]),
+                   check_rng=as_state(data["check_rng"]), figures=dict(data["figures"]))
+
+
+def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBackend, out: TextIO, *,
+             checkpoints: Checkpoints | None = None,
+             resumed: tuple[WarmupProgress, dict[str, Any]] | None = None) -> dict[str, float]:
     """The format warm-up of a model built for the signal language (nothing for other models), then the
-    hint-following check (``warmup.min_hinted_win_rate``) with its extra rounds."""
+    hint-following check (``warmup.min_hinted_win_rate``) with its extra rounds.
+
+    Every ``warmup.checkpoint_every`` steps and at the end of each round the model, the round's optimizer
+    and the ``WarmupProgress`` are saved to ``checkpoints``; ``resumed`` (a progress and its optimizer
+    state, as saved) continues from one."""
     settings = config.warmup
     if config.design.language != "signal" or settings.agent_steps + settings.designer_steps == 0:
         return {}
@@ -329,13 +370,42 @@ def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBa
     examples = (warmup.agent_examples(backend, rng, 8 * settings.agent_steps, follow_hints=settings.follow_hints)
                 + warmup.designer_examples(config.loop.skills, rng, 8 * settings.designer_steps))
     steps = settings.agent_steps + settings.designer_steps
-    losses = _supervised(model, tokenizer, examples, steps, settings, rng, out, "format warm-up")
-    figures = {"warmup_loss_first": losses[0], "warmup_loss_last": losses[-1]} if losses else {}
-    if not settings.min_hinted_win_rate or not losses:
-        return figures
-    policy = TransformersPolicy(model, tokenizer, name="warm-up check")
     check_rng = random.Random(config.run.seed + 1)
-    for round_ in range(settings.extra_rounds + 1):
+    figures: dict[str, float] = {}
+    round_, start, optimizer_state = 0, 0, None
+    if resumed is not None:
+        progress, optimizer_state = resumed
+        rng.setstate(progress.rng)
+        check_rng.setstate(progress.check_rng)
+        round_, start, figures = progress.round, progress.steps_done, dict(progress.figures)
+        out.write(f"resuming the warm-up at step {start} of round {round_ + 1}\n")
+    while True:
+        round_steps = steps if round_ == 0 else max(1, steps // 2)
+        optimizer = warmup.new_optimizer(model, settings.learning_rate)
+        if optimizer_state is not None:
+            optimizer.load_state_dict(optimizer_state)
+            optimizer_state = None
+
+        def save(step: int, loss: float, *, round_: int = round_, round_steps: int = round_steps,
+                 optimizer: Any = optimizer) -> None:
+            key = "warmup_loss_first" if round_ == 0 and step == 0 else "warmup_loss_last"
+            figures[key] = figures["warmup_loss_last"] = loss
+            done = step + 1
+            if checkpoints is not None and (done % settings.checkpoint_every == 0 or done == round_steps):
+                progress = WarmupProgress(round_, done, rng.getstate(), check_rng.getstate(), dict(figures))
+                checkpoints.save({"step": 0, "loop": None, "warmup_progress": progress.to_json()},
+                                 lambda path: _save_warmup_files(model, tokenizer, optimizer, path))
+
+        title = "format warm-up" if round_ == 0 else f"warm-up round {round_ + 1}"
+        if start < round_steps:
+            losses = _supervised(model, tokenizer, examples, round_steps, settings, rng, out, title,
+                                 optimizer=optimizer, start=start, on_step=save)
+            if round_ == 0 and not losses:
+                return figures
+        start = 0
+        if not settings.min_hinted_win_rate:
+            return figures
+        policy = TransformersPolicy(model, tokenizer, name="warm-up check")
         rate = asyncio.run(warmup.hinted_win_rate(policy, backend, check_rng, episodes=settings.check_episodes,
                                                   rollout=config.rollout()))
         figures.update(warmup_hinted_win_rate=rate, warmup_extra_rounds=float(round_))
@@ -345,9 +415,7 @@ def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBa
             break
         out.write(f"hint-following check: hinted win rate {rate:.2f} < {settings.min_hinted_win_rate:.2f}; "
                   f"warm-up round {round_ + 2}\n")
-        more = _supervised(model, tokenizer, examples, max(1, steps // 2), settings, rng, out,
-                           f"warm-up round {round_ + 2}")
-        figures["warmup_loss_last"] = more[-1]
+        round_ += 1
     raise RunFailed(f"the warm-up did not teach the agent to follow hints: hinted win rate "
                     f"{figures['warmup_hinted_win_rate']:.2f} over {settings.check_episodes} games after "
                     f"{settings.extra_rounds} extra round(s), below warmup.min_hinted_win_rate = "
@@ -355,12 +423,26 @@ def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBa
                     f"with (raise warmup.agent_steps or warmup.extra_rounds, or try another run.seed)")
 
 
+def _save_warmup_files(model: Any, tokenizer: Any, optimizer: Any, directory: Path) -> None:
+    import torch
+
+    save_checkpoint_files(model, tokenizer, directory)
+    torch.save(optimizer.state_dict(), directory / WARMUP_OPTIMIZER_FILE)
+
+
 def _supervised(model: Any, tokenizer: Any, examples: Sequence[warmup.WarmupExample], steps: int,
-                settings: WarmupSection, rng: random.Random, out: TextIO, title: str) -> list[float]:
-    progress = progress_bar(out, total=steps, desc=title, unit="step")
+                settings: WarmupSection, rng: random.Random, out: TextIO, title: str, *, optimizer: Any,
+                start: int, on_step: Callable[[int, float], None]) -> list[float]:
+    progress = progress_bar(out, total=steps, desc=title, unit="step", initial=start)
+
+    def step_done(step: int, loss: float) -> None:
+        on_step(step, loss)
+        progress.set_postfix(loss=f"{loss:.3f}", refresh=False)
+        progress.update(1)
+
     losses = warmup.supervised_steps(
         model, tokenizer, examples, steps=steps, batch_size=settings.batch_size,
-        learning_rate=settings.learning_rate, rng=rng, schedule=settings.schedule,
-        on_step=lambda _, loss: (progress.set_postfix(loss=f"{loss:.3f}", refresh=False), progress.update(1)))
+        learning_rate=settings.learning_rate, rng=rng, schedule=settings.schedule, on_step=step_done,
+        optimizer=optimizer, start=start)
     progress.close()
     return losses

@@ -138,11 +138,12 @@ def supervised_steps(
     rng: random.Random,
     schedule: str = "constant",
     on_step: Callable[[int, float], None] | None = None,
+    optimizer: Any | None = None,
+    start: int = 0,
 ) -> list[float]:
-    """Cross-entropy on the target tokens (and the end-of-turn token) only; returns the losses.
-    ``schedule``: the learning rate over the steps (``learning_rate_at``)."""
-    import torch
-
+    """Cross-entropy on the target tokens (and the end-of-turn token) only; returns the losses of steps
+    ``start`` to ``steps - 1``. ``schedule``: the learning rate over the steps (``learning_rate_at``).
+    ``optimizer`` (``new_optimizer``) and ``start`` continue a round that was checkpointed at ``start``."""
     if steps == 0 or not examples:
         return []
     encoded = []
@@ -151,11 +152,11 @@ def supervised_steps(
         prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
         target_ids = tokenizer(example.target, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
         encoded.append((prompt_ids, target_ids))
-    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    optimizer = optimizer if optimizer is not None else new_optimizer(model, learning_rate)
     pad = tokenizer.pad_token_id
     losses = []
     model.train()
-    for step in range(steps):
+    for step in range(start, steps):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate_at(step, steps, learning_rate, schedule)
         batch = [encoded[rng.randrange(len(encoded))] for _ in range(batch_size)]
@@ -167,6 +168,13 @@ def supervised_steps(
             on_step(step, losses[-1])
     model.eval()
     return losses
+
+
+def new_optimizer(model: Any, learning_rate: float) -> Any:
+    """The optimizer of one warm-up round (each round starts a fresh one)."""
+    import torch
+
+    return torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
 
 
 def _accumulate_batch(model: Any, batch: Sequence[tuple[list[int], list[int]]], pad: int, parts: int = 2) -> float:
