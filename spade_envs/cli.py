@@ -25,7 +25,7 @@ from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.judge import JudgeSettings
 from spade_envs.checks.progress import Progress
-from spade_envs.checks.results import ResultsFile, settings_digest, split_finished
+from spade_envs.checks.results import ResultsFile, ResultsFileError, settings_digest, split_finished
 from spade_envs.checks.static import StaticConfig
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.cliutil import (
@@ -39,8 +39,9 @@ from spade_envs.cliutil import (
     printable,
     run_command,
 )
+from spade_envs.contract.allowlist import is_allowed_module
 from spade_envs.episodes import compare_episodes, play_scripted
-from spade_envs.fileio import write_atomically
+from spade_envs.fileio import check_writable_directory, write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
 from spade_envs.play import play_session
@@ -55,6 +56,7 @@ from spade_envs.pool import (
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names, create_backend
 from spade_envs.runtime.errors import EnvCrashError, EnvRuntimeError
+from spade_envs.runtime.guest_modules import GENERATED_CODE_MODULES
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import EnvSpec, EpisodeLog, ValidationReport, env_id_for
 from spade_envs.spec.schemas import stale_schemas, write_schemas
@@ -195,6 +197,7 @@ MAX_CALL_SECONDS = 3_600.0
 MAX_FILE_SECONDS = 86_400.0
 MAX_FILE_MEMORY_MB = 1 << 20
 MAX_SESSIONS = 4_096
+SERVE_TIMEOUT_S = 10.0
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
@@ -205,6 +208,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     resolved = resolve_targets(targets, recursive=args.recursive)
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
+    _check_imports_fit_sandbox(args.allow_import, args.sandbox)
     tiers = tuple(t for t in TIERS if t != "fuzz" or args.examples > 0)
     if getattr(args, "fuzz_only", False):
         tiers = ("static", "fuzz")
@@ -221,7 +225,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     per_file = WorkerLimits(memory_mb=args.file_memory, seconds=args.file_timeout)
     results_file = (ResultsFile(Path(args.results), settings_digest(args.sandbox, limits, config, per_file))
                     if args.results else None)
-    results, todo = split_finished(jobs, results_file)
+    results, todo = _finished_and_todo(jobs, results_file)
     screen = Screen.of(out)
     if not args.json:
         _print_skipped(resolved.skipped, screen)
@@ -269,6 +273,59 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _print_summary(valid, len(reports) - valid, f"{args.sandbox} backend, {where}", len(todo), elapsed, screen)
     return EXIT_OK if valid == len(reports) else EXIT_INVALID
+
+
+def _finished_and_todo(jobs: list[ValidationJob],
+                       results_file: ResultsFile | None) -> tuple[dict[int, JobResult], list[int]]:
+    """``split_finished``, with --results checked first: it must be a results file of ours (it is read,
+    then appended to), and, when there is work left, one this user can append to, so that neither a
+    wrong path nor a read-only place shows only after the first file has been validated."""
+    try:
+        done, todo = split_finished(jobs, results_file)
+    except ResultsFileError as error:
+        raise UsageError(f"--results {error}") from None
+    if results_file is not None and todo:
+        try:
+            results_file.check_writable()
+        except OSError as error:
+            raise UsageError(f"cannot write --results {results_file.path}: {error.strerror or error}; choose a file "
+                             "in a directory you can write to") from None
+    return done, todo
+
+
+def _check_imports_fit_sandbox(modules: Sequence[str], sandbox: str) -> None:
+    """--allow-import lifts the static check only; the module must also be importable where the code runs.
+    The wasm guest holds a fixed set of modules (``runtime.guest_modules``), so numpy and the like would
+    pass the check and then fail every environment at load time: say so before any work instead."""
+    if sandbox != "wasm":
+        return
+    missing = [module for module in modules if not _in_guest_image(module)]
+    if missing:
+        named = " ".join(f"--allow-import {module}" for module in missing)
+        raise UsageError(f"{named} {'needs' if len(missing) == 1 else 'need'} --sandbox process: the wasm sandbox "
+                         "holds only its own standard-library modules; add --sandbox process (it runs code you trust)")
+
+
+def _in_guest_image(module: str) -> bool:
+    """Whether ``import module`` works in the WebAssembly guest, where nothing can be imported at run time:
+    the allowlist (submodules included) and ``GENERATED_CODE_MODULES``, with the packages that hold them."""
+    return (is_allowed_module(module) or module in GENERATED_CODE_MODULES
+            or any(name.startswith(f"{module}.") for name in GENERATED_CODE_MODULES))
+
+
+def _check_output_file(path: Path, option: str, example: str) -> None:
+    """Fail before the work (an episode played by hand, say) when the file an option writes at the end
+    cannot be written there."""
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a directory; name a file in it, e.g. {path / example}")
+    if not path.parent.is_dir():
+        what = "is not a directory" if path.parent.exists() else "does not exist"
+        raise UsageError(f"cannot write {option} {path}: {path.parent} {what}; create it or choose another path")
+    try:
+        check_writable_directory(path.parent)
+    except OSError as error:
+        raise UsageError(f"cannot write {option} {path}: {error.strerror or error}; choose a directory you can "
+                         "write to") from None
 
 
 def _validate_jobs(jobs: list[ValidationJob], args: argparse.Namespace, limits: ExecutionLimits,
@@ -352,6 +409,8 @@ def _print_summary(valid: int, invalid: int, where: str, validated: int, elapsed
 # ---------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     label, source, class_name = _one_environment(args.path, "play")
+    if args.log:
+        _check_output_file(Path(args.log), "--log", "episode.json")
     lines: Iterator[str] | None = None
     if args.actions:
         try:
@@ -447,6 +506,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     backend = _backend(args.sandbox, args.timeout)
+    _check_imports_fit_sandbox(args.allow_import, args.sandbox)
     screen = Screen.of(out)
     _print_skipped(resolved.skipped, screen)
     config = ValidatorConfig(
@@ -487,11 +547,17 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check_destination(destination: Path) -> None:
-    """Refuse to export over a file or into a directory that holds something other than a pool."""
+    """Refuse to export over a file, into a directory that holds something other than a pool, or where
+    nothing can be written."""
     if destination.exists() and not destination.is_dir():
         raise UsageError(f"{destination} is a file; give a directory to write the pool to")
     if destination.is_dir() and not is_pool_dir(destination) and any(destination.iterdir()):
         raise UsageError(f"{destination} already holds files that are not a pool; choose a new directory")
+    try:  # before validating: a read-only place must not show only once the pool is ready to write
+        check_writable_directory(destination)
+    except OSError as error:
+        raise UsageError(f"cannot write the pool to {destination}: {error.strerror or error}; choose a directory "
+                         "you can write to") from None
 
 
 def _write_export(destination: Path, name: str, environments: list[tuple[EnvSpec, str]], out: TextIO) -> int:
@@ -505,6 +571,13 @@ def _write_export(destination: Path, name: str, environments: list[tuple[EnvSpec
 
 def cmd_serve_openenv(args: argparse.Namespace, out: TextIO) -> int:
     """Serve a pool as an OpenEnv environment server on loopback until interrupted."""
+    # OpenEnv drives every session on a worker thread, where the inprocess backend cannot interrupt a call
+    # (its limit is a SIGALRM, main thread only): a --timeout there would be silently ignored.
+    if args.sandbox == "inprocess" and args.timeout is not None:
+        raise UsageError("--timeout cannot be enforced with --sandbox inprocess here (OpenEnv runs sessions on "
+                         "threads, where an in-process call cannot be stopped); use --sandbox process or wasm, "
+                         "or leave --timeout out")
+    timeout = SERVE_TIMEOUT_S if args.timeout is None else args.timeout
     try:
         from spade_envs.interop.openenv_server import create_app, serve
     except ImportError:
@@ -513,7 +586,7 @@ def cmd_serve_openenv(args: argparse.Namespace, out: TextIO) -> int:
 
     environments = load_pool(args.pool)
     _check_port_free(args.host, args.port)
-    app = create_app(environments, sandbox_backend(args.sandbox, args.timeout), max_sessions=args.max_sessions)
+    app = create_app(environments, sandbox_backend(args.sandbox, timeout), max_sessions=args.max_sessions)
     out.write(f"serving {len(environments)} environments of {printable(args.pool)} as an OpenEnv server at "
               f"http://{args.host}:{args.port} ({args.sandbox} sandbox, at most {args.max_sessions} sessions); "
               "Ctrl-C stops it\n")
@@ -659,8 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="client sessions at once, one sandbox each (default 64)")
     openenv.add_argument("--sandbox", default=DEFAULT_BACKEND, choices=backend_names(),
                          help=f"where environment code runs (default: {DEFAULT_BACKEND})")
-    openenv.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=10.0,
-                         help="seconds allowed per environment call (default 10)")
+    openenv.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=None,
+                         help=f"seconds allowed per environment call (default {SERVE_TIMEOUT_S:g}; not with "
+                         "--sandbox inprocess, which cannot stop a call on the server's threads)")
     return parser
 
 

@@ -5,8 +5,9 @@ resumes from the generation cache), ``report`` (tables and a plot from one or mo
 deltas), ``list`` (the benchmarks and their default sampling), ``serve`` (any model as a local
 OpenAI-compatible endpoint) and ``schema`` (the results document's JSON Schema).
 
-Exit codes: 0 done, 1 a stale schema (``schema --check``), 2 bad usage, missing data, a model that cannot
-be loaded or a server that cannot be reached (one line, no traceback), 130 interrupted.
+Exit codes: 0 done, 1 a stale schema (``schema --check``) or a generation cache that could not be written
+mid-run, 2 bad usage, missing data, a run directory that cannot be written, a model that cannot be loaded or
+a server that cannot be reached (one line, no traceback), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pydantic import ValidationError
 
 from spade_envs.cli import schema_command
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
+from spade_envs.fileio import check_writable_directory
 from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names
 from spade_envs.terminal import Screen
 from spade_eval.benchmark import Benchmark, BenchmarkDataError, EvalItem, EvalSettings
@@ -170,6 +172,20 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text.rstrip("/").split("/")[-1]).strip("-") or "model"
 
 
+def _prepare_run_directory(directory: Path, *, create: bool = True) -> None:
+    """Make sure files can be written in the run directory (creating it unless ``create`` is False)
+    before any generation: the cache, results.json and the report all go there, and a read-only
+    directory would otherwise only show when the first answer is cached, as a traceback."""
+    try:
+        if create:
+            directory.mkdir(parents=True, exist_ok=True)
+        check_writable_directory(directory)
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the run directory {directory}: {error.strerror or error}; choose another --out"
+        ) from None
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for flag, value in (
         ("--limit", args.limit),
@@ -226,15 +242,14 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not benchmarks:
         raise UsageError("no selected benchmark has its data; pass --data-dir or name benchmarks that do")
 
+    if args.out is not None:
+        _prepare_run_directory(args.out, create=False)  # a bad --out fails before a checkpoint loads
     model = _load(spec, args)
     directory = args.out or Path("runs") / f"eval-{_slug(model.name)}-{args.suite}"
     settings = replace(settings, cache_dir=None if args.no_cache else directory / "cache")
     record = RunSettings.of(settings, [b.name for b, _ in benchmarks],
                             ran_code=any(b.name in CODE_BENCHMARKS for b, _ in benchmarks))
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
+    _prepare_run_directory(directory)
     results = asyncio.run(
         run_benchmarks(benchmarks, model, settings, record, directory / "results.json", err)
     )

@@ -6,13 +6,16 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 from pathlib import Path
 
 import pytest
 
 from spade_envs.cli import main
 from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, EXIT_USAGE, printable
+from spade_envs.fileio import write_atomically
 from tests.conftest import COUNTER_ENV, dedent
+from tests.read_only import read_only_dir  # noqa: F401 - the fixture
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
@@ -224,3 +227,102 @@ def test_printable_escapes_controls_and_keeps_text() -> None:
     assert printable("ok \x1b[2K\r\u202e\u2066\x00\x9b\ud800 é ∑ 🙂") == (
         "ok \\x1b[2K\\x0d\\u202e\\u2066\\x00\\x9b\\ud800 é ∑ 🙂")
     assert printable("a\nb\tc") == "a\\nb\tc" and printable("a\nb", multiline=True) == "a\nb"
+
+
+# ---------------------------------------------------------------------- --results, --allow-import, outputs
+def _one_line_usage_error(code: int, capsys) -> str:
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and "Traceback" not in err, err
+    assert err.count("\n") == 1 and err.startswith("spade-envs: error: "), err
+    return err.strip()
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "is a directory; name a file in it, e.g. "),
+        (random.Random(0).randbytes(4096), "is not a validation results file (it is not UTF-8 text); give a new file name, or delete it"),
+        (b'{"name": "caf\xe9"}\n', "is not a validation results file (it is not UTF-8 text)"),
+        (b"my notes\n", "is not a validation results file (line 1 is not one of its records)"),
+        (b'{"format":"spade-validation-results/1","settings":"x"}\n{"ok": true}\n',
+         "is not a validation results file (line 2 is not one of its records)"),
+    ],
+    ids=["directory", "random-bytes", "not-utf8", "someone-elses-text", "a-foreign-line"],
+)
+def test_results_that_is_not_a_results_file_is_refused_and_left_alone(
+        content: bytes | None, expected: str, counter: Path, tmp_path: Path, capsys) -> None:
+    """Before: a directory or non-UTF-8 bytes were a traceback (IsADirectoryError, UnicodeDecodeError) after
+    the run had started, and someone else's text file was silently appended to."""
+    target = tmp_path / "results"
+    if content is None:
+        target.mkdir()
+    else:
+        target.write_bytes(content)
+    code, out = run(["validate", str(counter), "--results", str(target), "--examples", "0"])
+    line = _one_line_usage_error(code, capsys)
+    assert line.startswith(f"spade-envs: error: --results {target} {expected}") and out == ""
+    if content is None:
+        assert list(target.iterdir()) == []
+    else:
+        assert target.read_bytes() == content
+
+
+def test_allow_import_of_a_module_the_sandbox_lacks_needs_the_process_sandbox(counter: Path, capsys) -> None:
+    """Before: accepted with the default wasm sandbox, then every environment importing it failed to load."""
+    for argv in (["validate", str(counter), "--allow-import", "numpy"],
+                 ["fuzz", str(counter), "--allow-import", "numpy", "--sandbox", "wasm"],
+                 ["export", str(counter.parent / "pool"), str(counter), "--allow-import", "numpy"]):
+        code, out = run(argv)
+        line = _one_line_usage_error(code, capsys)
+        assert out == ""
+        assert "--allow-import numpy needs --sandbox process" in line and "add --sandbox process" in line
+    assert not (counter.parent / "pool").exists()
+    # Modules the sandbox holds stay allowed there; any module is allowed on the process backend.
+    code, _ = run(["validate", str(counter), "--allow-import", "struct", "--examples", "0"])
+    assert code == EXIT_OK, capsys.readouterr().err
+    code, _ = run(["validate", str(counter), "--allow-import", "numpy", "--sandbox", "process", "--examples", "0"])
+    assert code == EXIT_OK, capsys.readouterr().err
+
+
+def test_serve_openenv_refuses_a_timeout_the_inprocess_backend_cannot_enforce(capsys) -> None:
+    """OpenEnv runs each session on a thread, where the inprocess backend has no way to stop a call. The host
+    is one this machine cannot listen on (TEST-NET-1), so that without the check the command fails on it
+    instead of serving forever."""
+    code, _ = run(["serve-openenv", "bundled", "--sandbox", "inprocess", "--timeout", "5", "--host", "192.0.2.1"])
+    line = _one_line_usage_error(code, capsys)
+    assert "--timeout cannot be enforced with --sandbox inprocess" in line and "use --sandbox process or wasm" in line
+
+
+def test_outputs_in_a_read_only_directory_fail_first_with_one_line(
+        counter: Path, read_only_dir: Path, capsys) -> None:  # noqa: F811
+    """Before: --results failed after the first file was validated, --log after the episode was played by
+    hand, export after every file was validated; now each fails before the work, and nothing is written."""
+    cases = [
+        (["validate", str(counter), "--results", str(read_only_dir / "results.jsonl")], "cannot write --results"),
+        (["fuzz", str(counter), "--results", str(read_only_dir / "sub" / "results.jsonl")], "cannot write --results"),
+        (["play", str(counter), "--solution", "--sandbox", "inprocess", "--log", str(read_only_dir / "episode.json")],
+         "cannot write --log"),
+        (["export", str(read_only_dir / "pool"), str(counter), "--examples", "0"], "cannot write the pool to"),
+        (["export", str(read_only_dir / "pool")], "cannot write the pool to"),
+        (["schema", "--out", str(read_only_dir / "schemas")], "cannot write schemas to"),
+    ]
+    for argv, expected in cases:
+        code, out = run(argv)
+        line = _one_line_usage_error(code, capsys)
+        assert line.startswith(f"spade-envs: error: {expected} {read_only_dir}") and out == "", (argv, line)
+        assert list(read_only_dir.iterdir()) == [], argv
+
+
+def test_log_must_name_a_file_in_an_existing_directory(counter: Path, tmp_path: Path, capsys) -> None:
+    for log, expected in ((tmp_path, "is a directory; name a file in it"),
+                          (tmp_path / "missing" / "episode.json", f"{tmp_path / 'missing'} does not exist")):
+        code, out = run(["play", str(counter), "--solution", "--sandbox", "inprocess", "--log", str(log)])
+        assert expected in _one_line_usage_error(code, capsys) and out == ""
+
+
+def test_a_failed_atomic_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    (target / "inside").mkdir(parents=True)  # a non-empty directory where the file should go: rename fails
+    with pytest.raises(OSError):
+        write_atomically(target, "text")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]

@@ -15,6 +15,7 @@ from spade_eval.results import EvalResults
 from spade_eval.runner import RunOptions, run_benchmark
 from spade_eval.suites.bbeh import BBEHMini
 from spade_train.policies.scripted import ScriptedPolicy
+from tests.read_only import read_only_dir  # noqa: F401 - the fixture
 from tests.served_model import served_tiny_model, tiny_model_dir  # noqa: F401 - session fixtures
 
 REPO = Path(__file__).resolve().parents[1]
@@ -232,6 +233,31 @@ def test_missing_data_is_one_line_and_exit_2(tiny_model_dir, tmp_path, capsys): 
     assert "science/gpqa_diamond.csv" in _one_error_line(capsys)
     assert main(["run", "--model", str(tiny_model_dir), "--benchmarks", "no_such_bench"]) == 2
     assert "unknown benchmark" in _one_error_line(capsys)
+
+
+@needs_data
+def test_a_run_directory_that_cannot_be_written_fails_before_any_generation(read_only_dir, capsys):  # noqa: F811
+    """Before: the run went as far as the first answer, then the cache's mkdir raised a traceback."""
+    for out in (read_only_dir, read_only_dir / "new" / "run"):
+        argv = ["run", "--model", "scripted", "--benchmarks", "bbeh_mini", "--data-dir", str(DATA), "--limit", "1",
+                "--out", str(out)]
+        assert main(argv) == 2
+        line = _one_error_line(capsys)
+        assert f"cannot write the run directory {out}: " in line and line.endswith("; choose another --out")
+    assert list(read_only_dir.iterdir()) == []
+
+
+@needs_data
+def test_a_cache_that_cannot_be_written_stops_the_run_with_one_line(tmp_path, capsys):
+    (tmp_path / "run" / "cache" / "bbeh_mini.jsonl").mkdir(parents=True)  # something in the cache file's way
+    argv = ["run", "--model", "scripted", "--benchmarks", "bbeh_mini", "--data-dir", str(DATA), "--limit", "1",
+            "--out", str(tmp_path / "run")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    line = err.strip().splitlines()[-1]  # after the progress bar
+    assert line.startswith("spade-eval: error: cannot write the generation cache ") and "to resume" in line
+    assert not (tmp_path / "run" / "results.json").exists()
 
 
 def _scripted_run(tmp_path: Path, folder: str, answer: str, **sampling) -> Path:

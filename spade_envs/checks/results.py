@@ -9,6 +9,10 @@ A line says which environment it is about (the label, and the ``env_id`` hash of
 which settings it was validated (``settings_digest``: the backend, the limits and the validator
 configuration). A report only counts for a rerun with the same code and the same settings, so editing a
 file or changing ``--examples`` validates it again. A line cut short by a kill is ignored.
+
+The same path is read and then appended to, so ``finished`` first makes sure the file is ours: a
+directory, a file that is not UTF-8 text or any line that is not one of these records (nor the start of
+one, cut by a kill) is a ``ResultsFileError``, and nothing is appended to someone else's file.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +29,26 @@ from pydantic import ValidationError
 
 from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits
 from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.errors import SpadeError
+from spade_envs.fileio import check_writable_directory
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import ValidationReport, env_id_for
 
 FORMAT = "spade-validation-results/1"
+_RECORD_START = b'{"format":"spade-validation-results/'
+"""How every record ``append`` writes begins (its first key is the format)."""
+_OURS = re.compile(rb'\s*\{\s*"format"\s*:\s*"spade-validation-results/')
+
+
+class ResultsFileError(SpadeError):
+    """The results path is not a results file this command may read and append to (one line, exit 2)."""
+
+
+def _is_our_line(line: bytes) -> bool:
+    """A record of ours (any version, any JSON spacing), a blank line, or the start of a record cut
+    short by a kill."""
+    stripped = line.strip()
+    return not stripped or _OURS.match(line) is not None or _RECORD_START.startswith(stripped)
 
 
 def settings_digest(backend_name: str, limits: ExecutionLimits, config: ValidatorConfig,
@@ -58,17 +79,41 @@ class ResultsFile:
         self.digest = digest
 
     def finished(self) -> dict[tuple[str, str], JobResult]:
-        """(label, env_id) -> result, for every complete line made with these settings."""
-        found: dict[tuple[str, str], JobResult] = {}
+        """(label, env_id) -> result, for every complete line made with these settings.
+
+        Raises ``ResultsFileError`` when the path is not a results file (see the module's docstring)."""
+        start_over = "give a new file name, or delete it to start over"
         try:
-            with self.path.open(encoding="utf-8") as lines:
-                for line in lines:
-                    entry = self._entry(line)
-                    if entry is not None:
-                        found[(entry.report.path or "", entry.report.env_id)] = entry
+            data = self.path.read_bytes()
         except FileNotFoundError:
-            pass
+            return {}
+        except IsADirectoryError:
+            raise ResultsFileError(f"{self.path} is a directory; name a file in it, e.g. "
+                                   f"{self.path / 'results.jsonl'}") from None
+        except OSError as error:
+            raise ResultsFileError(f"cannot read {self.path}: {error.strerror or error}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ResultsFileError(f"{self.path} is not a validation results file (it is not UTF-8 text); "
+                                   f"{start_over}") from None
+        found: dict[tuple[str, str], JobResult] = {}
+        for number, line in enumerate(text.split("\n"), start=1):
+            if not _is_our_line(line.encode("utf-8")):
+                raise ResultsFileError(f"{self.path} is not a validation results file (line {number} is not one "
+                                       f"of its records); {start_over}")
+            entry = self._entry(line)
+            if entry is not None:
+                found[(entry.report.path or "", entry.report.env_id)] = entry
         return found
+
+    def check_writable(self) -> None:
+        """Raise ``OSError`` unless ``append`` can write here, without changing anything: called before
+        the first file is validated, so that a read-only place fails at once instead of after the work."""
+        if self.path.exists():
+            os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND))
+        else:
+            check_writable_directory(self.path.parent)
 
     def _entry(self, line: str) -> JobResult | None:
         try:
