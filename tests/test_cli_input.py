@@ -15,7 +15,7 @@ from spade_envs.cli import main
 from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, EXIT_USAGE, printable
 from spade_envs.fileio import write_atomically
 from tests.conftest import COUNTER_ENV, dedent
-from tests.read_only import read_only_dir  # noqa: F401 - the fixture
+from tests.mounts import read_only_dir  # noqa: F401 - the fixture
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str]:

@@ -15,7 +15,7 @@ from spade_eval.results import EvalResults
 from spade_eval.runner import RunOptions, run_benchmark
 from spade_eval.suites.bbeh import BBEHMini
 from spade_train.policies.scripted import ScriptedPolicy
-from tests.read_only import read_only_dir  # noqa: F401 - the fixture
+from tests.mounts import read_only_dir  # noqa: F401 - the fixture
 from tests.served_model import served_tiny_model, tiny_model_dir  # noqa: F401 - session fixtures
 
 REPO = Path(__file__).resolve().parents[1]

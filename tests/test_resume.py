@@ -22,8 +22,9 @@ import pytest
 
 from spade_train.cli import main
 from spade_train.run.directory import RunDirectory
-from spade_train.run.records import RunDirectoryError
+from spade_train.run.records import HISTORY_FILES, RunDirectoryError, read_json_lines
 from tests.conftest import REPO_ROOT
+from tests.mounts import read_only, read_only_dir, small_disk  # noqa: F401 - fixtures
 from tests.pace import SLOWER_MACHINE
 
 pytest.importorskip("torch")
@@ -100,15 +101,19 @@ def _memory_rows(run: Path) -> dict[str, list[tuple]]:
         conn.close()
 
 
-def _resume(config: Path, run: Path, *extra: str, iterations: int = 2) -> tuple[int, str, str]:
+def _run(config: Path, run: Path, *extra: str) -> tuple[int, str, str]:
+    """``spade-train run`` in this process: its exit code, output and error output."""
     out, err = io.StringIO(), io.StringIO()
     saved, sys.stderr = sys.stderr, err
     try:
-        code = main(["run", "--config", str(config), "--out", str(run), "--resume",
-                     "--set", f"run.iterations={iterations}", *extra], out=out)
+        code = main(["run", "--config", str(config), "--out", str(run), *extra], out=out)
     finally:
         sys.stderr = saved
     return code, out.getvalue(), err.getvalue()
+
+
+def _resume(config: Path, run: Path, *extra: str, iterations: int = 2) -> tuple[int, str, str]:
+    return _run(config, run, "--resume", "--set", f"run.iterations={iterations}", *extra)
 
 
 def _garbage(path: Path, size: int = 3000) -> None:
@@ -304,3 +309,48 @@ def test_a_run_killed_in_its_warm_up_resumes_there_on_the_same_course(finished, 
         assert (run / name).read_bytes() == (finished / name).read_bytes(), name
     assert _memory_rows(run) == _memory_rows(finished)
     assert "warmup_progress" not in json.loads((run / "checkpoints/latest/trainer_state.json").read_text())
+
+
+# ---------------------------------------------------------------------------------------------- disks
+def _disk_use(run: Path) -> int:
+    return sum(path.stat().st_size for path in run.rglob("*") if path.is_file())
+
+
+@pytest.mark.parametrize("share", [0.25, 0.5, 0.8])
+def test_a_full_disk_stops_the_run_in_one_line_and_it_resumes_once_there_is_room(
+        finished, config, small_disk, share):  # noqa: F811
+    """On a disk a share of the size the run needs, the run stops at some write (warm-up checkpoint,
+    memory, records, checkpoint) with one line and exit 1, leaving no partial file; given room, the
+    same command with --resume (or, when no checkpoint was whole yet, without) finishes it exactly as
+    the run that never ran short."""
+    need = _disk_use(finished)
+    disk = small_disk(int(need * share))
+    run = disk / "run"
+    code, _, err = _run(config, run)
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert ("No space left on device" in err or "database or disk is full" in err) and "--resume" in err, err
+    assert not [path for path in run.rglob(".*")], "a failed write left a partial file behind"
+    for name in HISTORY_FILES:
+        lines = read_json_lines(run / name)
+        assert lines.torn_tail == 0 and lines.damaged_line is None, name
+    small_disk(need * 4)
+    whole = any((run / "checkpoints" / name / "trainer_state.json").exists() for name in ("latest", "previous"))
+    code, _, err = _run(config, run, *(["--resume"] if whole else []))
+    assert code == 0, err
+    for name in ("metrics.jsonl", "attempts.jsonl"):
+        assert (run / name).read_bytes() == (finished / name).read_bytes(), name
+    assert _memory_rows(run) == _memory_rows(finished)
+
+
+def test_a_read_only_run_directory_is_refused_before_any_work(
+        finished, config, tmp_path, read_only_dir, capsys):  # noqa: F811
+    for out in (read_only_dir / "run", read_only_dir):
+        assert main(["run", "--config", str(config), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write to the run directory" in err and len(err.strip().splitlines()) == 1, err
+    run = _copy(finished, tmp_path)
+    before = _digests(run)
+    with read_only(run):
+        code, _, err = _resume(config, run, iterations=3)
+    assert code == 2 and "cannot write to the run directory" in err and len(err.strip().splitlines()) == 1, err
+    assert _digests(run) == before

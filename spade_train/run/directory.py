@@ -20,14 +20,16 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spade_envs.fileio import write_atomically
+from spade_envs.fileio import check_writable_directory, write_atomically
 from spade_train.config.sections import RunConfig
 from spade_train.loop.iteration import IterationResult
 from spade_train.run.records import (
@@ -40,6 +42,7 @@ from spade_train.run.records import (
     STATE_FILE,
     TIMINGS_FILE,
     RunDirectoryError,
+    disk_problem,
     file_digests,
     is_timing,
     read_json_lines,
@@ -47,6 +50,22 @@ from spade_train.run.records import (
 
 if TYPE_CHECKING:
     from spade_train.memory import EnvironmentMemory
+
+@contextmanager
+def _removed_on_failure(staging: Path) -> Iterator[None]:
+    """A fresh staging directory for a checkpoint, removed again if writing it fails (a full disk): a
+    failed save leaves the previous checkpoint and nothing else."""
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield
+    except BaseException as error:
+        full = disk_problem(error, staging) if isinstance(error, Exception) else None  # asked while still full
+        shutil.rmtree(staging, ignore_errors=True)
+        if full is not None and not isinstance(error, OSError):
+            raise OSError(errno.ENOSPC, full, str(staging)) from error
+        raise
+
 
 class Checkpoints:
     """``checkpoints/latest`` in a run directory, replaced whole after every saved iteration.
@@ -94,12 +113,11 @@ class Checkpoints:
         """Write ``state`` (and the files ``write_files`` puts in the directory it is given) as the latest;
         the state records every file's SHA-256 under ``files``."""
         staging = self.root / f".staging-{state['step']}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        if write_files is not None:
-            write_files(staging)
-        state = {**state, "files": file_digests(staging)}
-        write_atomically(staging / STATE_FILE, json.dumps(state, indent=1) + "\n")
+        with _removed_on_failure(staging):
+            if write_files is not None:
+                write_files(staging)
+            state = {**state, "files": file_digests(staging)}
+            write_atomically(staging / STATE_FILE, json.dumps(state, indent=1) + "\n")
         if self.latest.exists():
             shutil.rmtree(self.previous, ignore_errors=True)
             self.latest.rename(self.previous)
@@ -112,10 +130,9 @@ class Checkpoints:
         """Write the reference model (the files ``write_files`` puts in the directory it is given) with
         their digests in ``files.json``, whole or not at all: a run killed mid-write leaves none."""
         staging = self.root / ".staging-reference"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        write_files(staging)
-        write_atomically(staging / DIGESTS_FILE, json.dumps(file_digests(staging), indent=1) + "\n")
+        with _removed_on_failure(staging):
+            write_files(staging)
+            write_atomically(staging / DIGESTS_FILE, json.dumps(file_digests(staging), indent=1) + "\n")
         shutil.rmtree(self.reference, ignore_errors=True)
         staging.rename(self.reference)
         return self.reference
@@ -151,8 +168,10 @@ class RunDirectory:
                                         "continue it or choose another --out")
         try:
             directory = cls(path)
+            check_writable_directory(path)
         except OSError as error:
-            raise RunDirectoryError(f"cannot create {path}: {error.strerror or error}") from None
+            raise RunDirectoryError(f"cannot write to the run directory {path}: {error.strerror or error}; choose "
+                                    "another --out, or make it writable") from None
         if resume:
             from spade_train.run.resume import prepare_resume
 
@@ -180,10 +199,16 @@ class RunDirectory:
         write_atomically(self.path / "config.json", config.model_dump_json(indent=2) + "\n")
 
     def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
-        with open(self.path / name, "a", encoding="utf-8") as handle:
-            handle.writelines(json.dumps(row) + "\n" for row in rows)
-            handle.flush()
-            os.fsync(handle.fileno())  # a killed run keeps every finished iteration
+        """Append ``rows`` whole or not at all: a write the disk refuses part of is cut back off."""
+        with open(self.path / name, "ab") as handle:
+            size = handle.tell()
+            try:
+                handle.write("".join(json.dumps(row) + "\n" for row in rows).encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())  # a killed run keeps every finished iteration
+            except OSError:
+                handle.truncate(size)
+                raise
 
     def record(self, result: IterationResult, extra: dict[str, float | None] | None = None) -> dict[str, Any]:
         """Append the iteration's metrics (with ``extra``, the trainer's), its timings (the loop's seconds

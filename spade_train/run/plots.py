@@ -229,9 +229,14 @@ def save_figure(figure: Any, out: Path) -> Path:
 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.tmp.png")
-    figure.savefig(tmp, dpi=100)
-    plt.close(figure)
-    tmp.replace(out)
+    try:
+        figure.savefig(tmp, dpi=100)
+        tmp.replace(out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(figure)
     return out
 
 

@@ -7,8 +7,13 @@ what a resume checks is ``spade_train.run.resume``.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +37,62 @@ class RunDirectoryError(SpadeError):
     """The run directory cannot be used as asked: a run already there, nothing to resume, or a file a
     resume needs is missing, damaged or disagrees with the checkpoint (the message names it and the
     way out)."""
+
+
+class RunDirectoryWriteError(RunDirectoryError):
+    """The run directory stopped taking writes mid-run (a full disk, a read-only remount, a quota): the
+    run stops, with its last checkpoint whole, to be resumed once there is room."""
+
+    exit_code = 1
+
+
+DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+DISK_MESSAGES = (*(os.strerror(number) for number in DISK_ERRNOS), "os error 28", "database or disk is full",
+                 "attempt to write a readonly database")
+"""How the libraries a run writes through say the same: safetensors and torch raise their own errors
+with the system's text in them, SQLite its own words."""
+
+NEARLY_FULL_BYTES = 1 << 20
+"""Free space below which a failed write is taken for the disk being full (a partial write may leave a
+few blocks)."""
+
+
+def disk_problem(error: BaseException, directory: Path) -> str | None:
+    """Why ``error`` is the disk refusing a write (its text), or None when it is something else.
+
+    Some writers (torch.save) report a full disk in words of their own; so an error raised while
+    ``directory``'s file system has less than ``NEARLY_FULL_BYTES`` free counts too (ask before the
+    failed write's partial output is removed)."""
+    if isinstance(error, OSError) and error.errno in DISK_ERRNOS:
+        return error.strerror or os.strerror(error.errno or 0)
+    text = str(error)
+    for message in DISK_MESSAGES:
+        if message in text:
+            return message
+    try:
+        usage = os.statvfs(directory)
+        if isinstance(error, (OSError, RuntimeError, sqlite3.Error)) and \
+                usage.f_bavail * usage.f_frsize < NEARLY_FULL_BYTES:
+            return os.strerror(errno.ENOSPC)
+    except OSError:
+        pass
+    return None
+
+
+@contextmanager
+def stopping_on_disk_errors(directory: Path) -> Iterator[None]:
+    """Turn the disk refusing a write under ``directory`` into one ``RunDirectoryWriteError`` line."""
+    try:
+        yield
+    except SpadeError:
+        raise  # already one line
+    except Exception as error:
+        problem = disk_problem(error, directory if directory.exists() else directory.parent)
+        if problem is None:
+            raise
+        raise RunDirectoryWriteError(f"{directory}: {problem} while the run was writing; what it finished is "
+                                     "kept and nothing is half-written: make room, then rerun the same command "
+                                     "with --resume") from None
 
 
 def is_timing(key: str) -> bool:
