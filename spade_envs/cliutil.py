@@ -3,7 +3,7 @@
 A user mistake (a bad option, a missing file) ends with one line on stderr, ``PROG: error: ...``, and
 exit code 2, never a traceback. Commands raise ``UsageError``, libraries raise their own subclasses of
 the toolkit's error root ``spade_envs.errors.SpadeError``; ``run_command`` turns either into that line,
-with the error's exit code.
+with the error's exit code. The disk refusing a write (full, read-only) is one line and exit 1 too.
 Option values are checked by the argparse types here (``positive_int``, ``positive_seconds``), and text
 an environment chose is escaped with ``printable`` before it is shown to a person.
 """
@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 
 from spade_envs.errors import SpadeError
+from spade_envs.fileio import disk_refused
 from spade_envs.terminal import Screen, styled
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -54,6 +55,15 @@ def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "inter
         except (OSError, ValueError):  # stdout is not a file descriptor (captured, redirected in-process)
             pass
         return EXIT_OK
+    except Exception as error:
+        refused = disk_refused(error)  # a full or read-only disk is the machine's state, not a bug
+        if refused is None:
+            raise
+        where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
+        Screen.of(sys.stderr).line(styled((f"{prog}: error:", "error"), f" {refused}{where}: the disk refused a "
+                                          "write; files are written whole or not at all: make room (or make it "
+                                          "writable) and run the command again"))
+        return EXIT_INVALID
 
 
 # ---------------------------------------------------------------------- option values

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -16,12 +17,16 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     write fails (a full disk, a directory in the way), the temporary file is removed: a failed write
     leaves what was there before and nothing else.
     """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write_through_temporary(path, lambda tmp: tmp.write_text(data, encoding="utf-8") if isinstance(data, str)
+                            else tmp.write_bytes(data))
+
+
+def write_through_temporary(path: Path, write: Callable[[Path], object]) -> None:
+    """Have ``write`` write a temporary file beside ``path`` (same suffix, for writers that go by it, as
+    matplotlib does), then rename it over ``path``; on failure the temporary file is removed."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
     try:
-        if isinstance(data, str):
-            tmp.write_text(data, encoding="utf-8")
-        else:
-            tmp.write_bytes(data)
+        write(tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -45,3 +50,19 @@ def check_writable_directory(directory: Path) -> None:
     descriptor, name = tempfile.mkstemp(prefix=".spade-write-probe-", dir=existing)
     os.close(descriptor)
     os.unlink(name)
+
+
+DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+"""The disk refusing a write: full, over quota, read-only."""
+DISK_MESSAGES = (*(os.strerror(number) for number in DISK_ERRNOS), "os error 28", "database or disk is full",
+                 "attempt to write a readonly database")
+"""How the libraries the toolkit writes through say the same: safetensors raises its own error with the
+system's text in it, SQLite its own words."""
+
+
+def disk_refused(error: BaseException) -> str | None:
+    """Why ``error`` is the disk refusing a write, in words (None: it is something else)."""
+    if isinstance(error, OSError) and error.errno in DISK_ERRNOS:
+        return error.strerror or os.strerror(error.errno or 0)
+    text = str(error)
+    return next((message for message in DISK_MESSAGES if message in text), None)

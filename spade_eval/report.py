@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spade_envs.fileio import write_atomically
+from spade_envs.fileio import write_atomically, write_through_temporary
 from spade_eval.aggregates import FAMILIES
 from spade_eval.results import BenchmarkResult, EvalResults
 
@@ -720,10 +720,10 @@ def plot(results: Sequence[EvalResults], path: Path, labels: list[str] | None = 
     if len(results) > 1:
         axes[0, 0].legend(fontsize=8, loc="lower right")
     figure.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    figure.savefig(tmp, dpi=120)
-    plt.close(figure)
-    tmp.replace(path)
+    try:
+        write_through_temporary(path, lambda tmp: figure.savefig(tmp, dpi=120))
+    finally:
+        plt.close(figure)
 
 
 def write_report(

@@ -15,7 +15,7 @@ from spade_envs.cli import main
 from spade_envs.cliutil import EXIT_INVALID, EXIT_OK, EXIT_USAGE, printable
 from spade_envs.fileio import write_atomically
 from tests.conftest import COUNTER_ENV, dedent
-from tests.mounts import read_only_dir  # noqa: F401 - the fixture
+from tests.mounts import read_only_dir, small_disk  # noqa: F401 - the fixtures
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
@@ -311,6 +311,32 @@ def test_outputs_in_a_read_only_directory_fail_first_with_one_line(
         line = _one_line_usage_error(code, capsys)
         assert line.startswith(f"spade-envs: error: {expected} {read_only_dir}") and out == "", (argv, line)
         assert list(read_only_dir.iterdir()) == [], argv
+
+
+def test_a_full_disk_keeps_whole_results_and_a_rerun_with_room_validates_only_the_rest(
+        tmp_path: Path, small_disk, capsys) -> None:  # noqa: F811
+    """validate --results on a disk with room for one record and a half: one line (exit 2) naming the
+    full disk, the file holds one whole record and no part of the second; given room, the same command
+    validates the two environments left and the file holds all three."""
+    files = []
+    for number in range(3):
+        path = tmp_path / f"counter_{number}_env.py"
+        path.write_text(COUNTER_ENV + f"\n# copy {number}\n")
+        files.append(str(path))
+    measured = tmp_path / "measured.jsonl"
+    assert run(["validate", *files, "--results", str(measured), "--sandbox", "inprocess"])[0] == EXIT_OK
+    record = max(len(line) + 1 for line in measured.read_bytes().splitlines())
+    disk = small_disk(int(record * 1.5))
+    results = disk / "results.jsonl"
+    capsys.readouterr()
+    code, _ = run(["validate", *files, "--results", str(results), "--sandbox", "inprocess"])
+    line = _one_line_usage_error(code, capsys)
+    assert "No space left on device" in line, line
+    assert len(results.read_bytes().splitlines()) == 1 and results.read_bytes().endswith(b"\n")
+    small_disk(record * 8)
+    assert run(["validate", *files, "--results", str(results), "--sandbox", "inprocess"])[0] == EXIT_OK
+    rows = [json.loads(line) for line in results.read_bytes().splitlines()]
+    assert len(rows) == 3 and len({row["report"]["env_id"] for row in rows}) == 3
 
 
 def test_log_must_name_a_file_in_an_existing_directory(counter: Path, tmp_path: Path, capsys) -> None:

@@ -32,6 +32,7 @@ from spade_train.policies.base import GenerationRequest
 from spade_train.policies.scripted import ScriptedPolicy
 from spade_train.policies.serve import PolicyServer
 from tests.conftest import REPO_ROOT, SHARED_DATA
+from tests.mounts import small_disk  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"benchmark data folder {SHARED_DATA} is absent")
 
@@ -191,3 +192,36 @@ def test_a_cache_entry_torn_by_the_kill_is_asked_again_once(killed: Killed, tmp_
     assert asked_again == [] and again.benchmark("bbeh_mini").cached_generations == TOTAL
     full = uninterrupted(killed, tmp_path / "full")
     assert scores(resumed) == scores(again) == scores(full)
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_a_rerun_with_room_finishes_it(
+        tmp_path: Path, small_disk, capsys) -> None:  # noqa: F811
+    """On a disk too small for the run's results, ``spade-eval run`` stops in one line (exit 1) with no
+    file half-written; rerun after making room, it asks the model only for what the cache lacks and
+    scores as the run that never ran short."""
+    items = BBEHMini().load(SHARED_DATA, ITEMS)
+    model = CountingModel({item.payload["input"] + INSTRUCTION: (index, item.payload["target"])
+                           for index, item in enumerate(items)})
+    with PolicyServer(ScriptedPolicy(model, name="counting"), model_name="counting") as server:
+        url = f"{server.url}#counting"
+        assert main(command(url, tmp_path / "full")) == 0
+        full = EvalResults.read(tmp_path / "full" / "results.json")
+        need = sum(path.stat().st_size for path in (tmp_path / "full").rglob("*") if path.is_file())
+        capsys.readouterr()
+        for share in (0.1, 0.5):
+            disk = small_disk(int(need * share))
+            run = disk / f"run-{share}"
+            asked_before = len(model.received)
+            assert main(command(url, run)) == 1
+            err = capsys.readouterr().err  # a progress bar, then the error
+            errors = [line for line in err.splitlines() if "spade-eval: error:" in line]
+            assert len(errors) == 1 and "No space left on device" in errors[0] and "Traceback" not in err, err
+            assert not [path for path in run.rglob(".*")], "a failed write left a partial file behind"
+            cached = len(cache_lines(run))
+            small_disk(need * 4)
+            assert main(command(url, run)) == 0
+            assert len(model.received) - asked_before == TOTAL  # none asked twice: the rerun asked the rest
+            resumed = EvalResults.read(run / "results.json")
+            assert resumed.benchmark("bbeh_mini").cached_generations == cached
+            assert scores(resumed) == scores(full)
+            shutil.rmtree(run)

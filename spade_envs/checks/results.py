@@ -18,6 +18,7 @@ one, cut by a kill) is a ``ResultsFileError``, and nothing is appended to someon
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
 import os
@@ -140,9 +141,15 @@ class ResultsFile:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            if os.fstat(descriptor).st_size and not _ends_with_newline(self.path):
+            size = os.fstat(descriptor).st_size
+            if size and not _ends_with_newline(self.path):
                 line = b"\n" + line  # the previous run was killed in the middle of a line
-            os.write(descriptor, line)
+            try:
+                if os.write(descriptor, line) != len(line):  # only a full disk writes part of a regular file
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
+            except OSError:
+                os.ftruncate(descriptor, size)  # whole records or none
+                raise
         finally:
             os.close(descriptor)
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spade_envs.fileio import write_through_temporary
 from spade_train.loop.metrics import rejected_key, skill_key
 
 
@@ -228,13 +229,8 @@ def save_figure(figure: Any, out: Path) -> Path:
     import matplotlib.pyplot as plt
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.stem}.tmp.png")
     try:
-        figure.savefig(tmp, dpi=100)
-        tmp.replace(out)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        write_through_temporary(out, lambda tmp: figure.savefig(tmp, dpi=100))
     finally:
         plt.close(figure)
     return out

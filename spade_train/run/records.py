@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from spade_envs.errors import SpadeError
+from spade_envs.fileio import disk_refused
 
 STATE_FILE = "trainer_state.json"
 METRICS_FILE = "metrics.jsonl"
@@ -46,12 +47,6 @@ class RunDirectoryWriteError(RunDirectoryError):
     exit_code = 1
 
 
-DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
-DISK_MESSAGES = (*(os.strerror(number) for number in DISK_ERRNOS), "os error 28", "database or disk is full",
-                 "attempt to write a readonly database")
-"""How the libraries a run writes through say the same: safetensors and torch raise their own errors
-with the system's text in them, SQLite its own words."""
-
 NEARLY_FULL_BYTES = 1 << 20
 """Free space below which a failed write is taken for the disk being full (a partial write may leave a
 few blocks)."""
@@ -63,12 +58,9 @@ def disk_problem(error: BaseException, directory: Path) -> str | None:
     Some writers (torch.save) report a full disk in words of their own; so an error raised while
     ``directory``'s file system has less than ``NEARLY_FULL_BYTES`` free counts too (ask before the
     failed write's partial output is removed)."""
-    if isinstance(error, OSError) and error.errno in DISK_ERRNOS:
-        return error.strerror or os.strerror(error.errno or 0)
-    text = str(error)
-    for message in DISK_MESSAGES:
-        if message in text:
-            return message
+    refused = disk_refused(error)
+    if refused is not None:
+        return refused
     try:
         usage = os.statvfs(directory)
         if isinstance(error, (OSError, RuntimeError, sqlite3.Error)) and \
