@@ -205,6 +205,17 @@ def test_a_damaged_file_is_refused_in_one_line_and_nothing_is_written(finished, 
     assert _digests(run) == before  # refused before anything was written
 
 
+@pytest.mark.parametrize("case", [*CHECKPOINT_DAMAGE, "memory random bytes"])
+def test_the_probe_refuses_a_damaged_run_in_one_line(finished, tmp_path, case, capsys):
+    run = _copy(finished, tmp_path)
+    message, damage = {**HISTORY_DAMAGE, **CHECKPOINT_DAMAGE}[case]
+    damage(run)
+    assert main(["probe", str(run)], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert message in err, err
+
+
 @pytest.mark.parametrize("case", list(HISTORY_DAMAGE))
 def test_repair_restores_history_from_the_checkpoint_and_says_so(finished, tmp_path, case):
     run = _copy(finished, tmp_path)

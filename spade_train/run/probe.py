@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,6 +52,7 @@ from spade_train.rewards import PLATEAU_HIGH, PLATEAU_LOW
 from spade_train.run.directory import Checkpoints, RunDirectory, RunDirectoryError
 from spade_train.run.plots import save_figure
 from spade_train.run.progress import progress_bar, quiet_transformers
+from spade_train.run.resume import loading_checkpoint, memory_counts, verify_checkpoint
 from spade_train.run.tracking import designer_tracking, tracking_line
 
 PROBE_FILE = "probe.json"
@@ -152,15 +154,22 @@ class DesignerProbe:
         """The final model, the post-warm-up model (None when the run did not keep it) and the step."""
         from spade_train.policies.transformers_local import TransformersPolicy
 
-        found = self.checkpoints.find()
-        if found is None:
+        found, state = self.checkpoints.find(), self.checkpoints.state()
+        if found is None or state is None:
             raise RunDirectoryError(f"{self.run_dir} has no checkpoint to probe; run spade-train run first")
-        step = int(json.loads((found / "trainer_state.json").read_text(encoding="utf-8")).get("step", 0))
-        final = TransformersPolicy(str(found), name="final")
+        verify_checkpoint(self.run_dir, found, state)
+        memory = self.run_dir / "memory.sqlite3"
+        try:
+            memory_counts(memory)
+        except sqlite3.DatabaseError as error:
+            raise RunDirectoryError(f"cannot probe {self.run_dir}: memory.sqlite3 is not a sound SQLite database "
+                                    f"({error}); resume the run with --resume --repair to restore it") from None
         reference = self.checkpoints.reference
-        warm = TransformersPolicy(str(reference), name="post-warm-up") if (reference / "config.json").is_file() \
-            else None
-        return final, warm, step
+        with loading_checkpoint(found):
+            final = TransformersPolicy(str(found), name="final")
+            warm = TransformersPolicy(str(reference), name="post-warm-up") if (reference / "config.json").is_file() \
+                else None
+        return final, warm, int(state["step"])
 
     async def run(self) -> dict[str, Any]:
         """Probe the run; returns what ``probe.json`` holds."""

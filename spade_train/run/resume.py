@@ -29,11 +29,14 @@ import json
 import os
 import shutil
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spade_envs.fileio import write_atomically
+from spade_envs.runtime.replies import one_line
 from spade_train.run.records import (
     DIGESTS_FILE,
     HISTORY_DIR,
@@ -65,11 +68,7 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
     directory was as the checkpoint left it). ``RunDirectoryError`` names the first problem."""
     step = int(state["step"])
     digests = state.get("files")
-    if isinstance(digests, dict):
-        _verify(checkpoint, digests, run)
-    reference = checkpoint.parent / "reference"
-    if (reference / DIGESTS_FILE).is_file():
-        _verify(reference, _read_digests(reference / DIGESTS_FILE, run), run)
+    verify_checkpoint(run, checkpoint, state)
     copies = checkpoint / HISTORY_DIR if isinstance(digests, dict) else None
     problems = [problem for name in HISTORY_FILES
                 if (problem := _check_history(run, name, step, copies)) is not None]
@@ -97,6 +96,17 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
 
 
 # ---------------------------------------------------------------------------------------------- checkpoint
+def verify_checkpoint(run: Path, checkpoint: Path, state: dict[str, Any]) -> None:
+    """Every file of ``checkpoint`` (whose state is ``state``) and of the run's reference model has the
+    SHA-256 saved with it, so nothing damaged reaches a loader; else ``RunDirectoryError`` naming it."""
+    digests = state.get("files")
+    if isinstance(digests, dict):
+        _verify(checkpoint, digests, run)
+    reference = checkpoint.parent / "reference"
+    if (reference / DIGESTS_FILE).is_file():
+        _verify(reference, _read_digests(reference / DIGESTS_FILE, run), run)
+
+
 def _shown(path: Path, run: Path) -> str:
     """``path`` as a person finds it: relative to the run directory when inside it."""
     with contextlib.suppress(ValueError):
@@ -108,10 +118,10 @@ def _read_digests(path: Path, run: Path) -> dict[str, str]:
     try:
         digests = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError) as error:
-        raise RunDirectoryError(f"cannot resume {run}: {_shown(path, run)} cannot be read ({error}); restore it "
+        raise RunDirectoryError(f"cannot use {run}: {_shown(path, run)} cannot be read ({error}); restore it "
                                 f"from a backup, or {NEW_RUN}") from None
     if not isinstance(digests, dict):
-        raise RunDirectoryError(f"cannot resume {run}: {_shown(path, run)} is not a table of file digests; restore "
+        raise RunDirectoryError(f"cannot use {run}: {_shown(path, run)} is not a table of file digests; restore "
                                 f"it from a backup, or {NEW_RUN}")
     return digests
 
@@ -123,8 +133,20 @@ def _verify(directory: Path, digests: dict[str, Any], run: Path) -> None:
         if found.get(name) == digest:
             continue
         what = "is missing" if name not in found else "is damaged (its SHA-256 differs from the one saved with it)"
-        raise RunDirectoryError(f"cannot resume {run}: {_shown(directory / name, run)} {what}; a checkpoint cannot "
+        raise RunDirectoryError(f"cannot use {run}: {_shown(directory / name, run)} {what}; a checkpoint cannot "
                                 f"be repaired (nothing else holds the model): restore it from a backup, or {NEW_RUN}")
+
+
+@contextmanager
+def loading_checkpoint(checkpoint: Path) -> Iterator[None]:
+    """Loading a checkpoint: whatever its loaders raise (a checkpoint saved before file digests were
+    kept, or damaged since in a way its digests cannot see) is one line naming it, not a traceback."""
+    try:
+        yield
+    except Exception as error:  # noqa: BLE001 - transformers, safetensors, torch and json each raise their own
+        raise RunDirectoryError(f"cannot load the checkpoint {checkpoint} ({type(error).__name__}: "
+                                f"{one_line(str(error), 200)}); restore it from a backup, or start a new run with "
+                                "another --out") from None
 
 
 # ---------------------------------------------------------------------------------------------- history

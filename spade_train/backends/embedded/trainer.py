@@ -19,15 +19,13 @@ import copy
 import json
 import random
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from spade_envs.fileio import write_atomically
 from spade_envs.runtime.backend import ExecutionBackend
-from spade_envs.runtime.replies import one_line
 from spade_train.advantages import Sample, ZeroVariance, agent_group, role_advantages
 from spade_train.backends.embedded import warmup
 from spade_train.backends.embedded.grpo import GRPOTrainer, TrainingSample
@@ -43,7 +41,7 @@ from spade_train.policies.transformers_local import TransformersPolicy, load_tok
 from spade_train.run.directory import Checkpoints
 from spade_train.run.driver import RunFailed
 from spade_train.run.progress import progress_bar, quiet_transformers
-from spade_train.run.records import RunDirectoryError
+from spade_train.run.resume import loading_checkpoint
 
 OPTIMIZER_FILE = "optimizer.pt"
 WARMUP_OPTIMIZER_FILE = "warmup_optimizer.pt"
@@ -190,10 +188,10 @@ class EmbeddedTrainer:
         found, state = checkpoints.find(), checkpoints.state()
         resumed_warmup: tuple[WarmupProgress, dict[str, Any]] | None = None
         if found is not None and state is not None and "warmup_progress" not in state:
-            with _loading(found):
+            with loading_checkpoint(found):
                 return cls._resumed(config, checkpoints, found)
         if found is not None and state is not None:  # killed in its warm-up: go on from there
-            with _loading(found):
+            with loading_checkpoint(found):
                 model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=tiny).eval()
                 tokenizer = load_tokenizer(found)
                 resumed_warmup = (WarmupProgress.from_json(state["warmup_progress"]),
@@ -305,18 +303,6 @@ class EmbeddedTrainer:
         if self.valid_replies:
             rows = [asdict(sample) for sample in self.valid_replies]
             write_atomically(directory / VALID_REPLIES_FILE, json.dumps(rows) + "\n")
-
-
-@contextmanager
-def _loading(checkpoint: Path) -> Iterator[None]:
-    """Loading a checkpoint: whatever its loaders raise (a checkpoint saved before file digests were
-    kept, or damaged since in a way its digests cannot see) is one line naming it, not a traceback."""
-    try:
-        yield
-    except Exception as error:  # noqa: BLE001 - transformers, safetensors, torch and json each raise their own
-        raise RunDirectoryError(f"cannot load the checkpoint {checkpoint} ({type(error).__name__}: "
-                                f"{one_line(str(error), 200)}); restore it from a backup, or start a new run with "
-                                "another --out") from None
 
 
 def keeps_post_warmup(config: RunConfig) -> bool:
