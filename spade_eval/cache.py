@@ -8,9 +8,9 @@ item. The occurrence stands for the sample index: the k-th identical request of 
 so 64 samples of one AIME problem are 64 keys, and a multi-turn episode replays its turns in order.
 
 Failed generations are not stored: a resumed run retries them. Each entry goes to the file in one
-``write`` call on an unbuffered append-mode file, so a kill lands before or after it, never inside (a
+``write`` call on an unbuffered append-mode file, so a kill almost always lands before or after it (a
 buffered writer would split an entry longer than its buffer, as a long reasoning trace is, into several).
-A torn last line can still come from a full disk or a power cut: it is skipped when the file is read, and
+A torn last line can still come from a kill inside a long write, a full disk or a power cut: it is skipped when the file is read, and
 the next run starts its first entry on a line of its own (appended straight after the torn half, that
 entry would be unreadable too, and asked again on every later resume). A cache that cannot be written
 (a full disk, a read-only run directory) is a one-line ``CacheError``, not a traceback.

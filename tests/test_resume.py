@@ -151,6 +151,7 @@ HISTORY_DAMAGE: dict[str, tuple[str, Callable[[Path], None]]] = {
     "metrics emptied": ("metrics.jsonl holds none of the 2 rows", lambda r: (r / "metrics.jsonl").write_text("")),
     "metrics row edited": ("metrics.jsonl differs from the checkpoint's copy at row 1",
                            lambda r: _edit_first_row(r / "metrics.jsonl")),
+    "metrics a directory": ("cannot read", lambda r: ((r / "metrics.jsonl").unlink(), (r / "metrics.jsonl").mkdir())),
     "metrics damaged mid-file": ("metrics.jsonl has an unreadable line 2",
                                  lambda r: _garbage_line_in_the_middle(r / "metrics.jsonl")),
     "timings deleted": ("timings.jsonl is missing", lambda r: (r / "timings.jsonl").unlink()),
@@ -176,11 +177,10 @@ CHECKPOINT_DAMAGE: dict[str, tuple[str, Callable[[Path], None]]] = {
                           lambda r: (r / "checkpoints/latest/tokenizer.json").write_text("garbage")),
     "model config missing": ("checkpoints/latest/config.json is missing",
                              lambda r: (r / "checkpoints/latest/config.json").unlink()),
-    "history copy damaged": ("checkpoints/latest/history/memory.sqlite3 is damaged",
-                             lambda r: _garbage(r / "checkpoints/latest/history/memory.sqlite3")),
     # Tensor bytes replaced behind a valid header load without complaint: only the digest sees them.
     "reference tensors random": ("checkpoints/reference/model.safetensors is damaged",
                                  lambda r: _scramble_tensors(r / "checkpoints/reference/model.safetensors")),
+    "reference deleted": ("checkpoints/reference is missing", lambda r: shutil.rmtree(r / "checkpoints/reference")),
     "reference digests garbage": ("checkpoints/reference/files.json cannot be read",
                                   lambda r: _garbage(r / "checkpoints/reference/files.json", 100)),
 }
@@ -201,7 +201,8 @@ def test_a_damaged_file_is_refused_in_one_line_and_nothing_is_written(finished, 
     code, _, err = _resume(config, run, iterations=3)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert message in err, err
-    assert ("pass --repair" in err) == (case in HISTORY_DAMAGE) and "another --out" in err, err
+    repairable = case in HISTORY_DAMAGE and case != "metrics a directory"
+    assert ("pass --repair" in err) == repairable and ("another --out" in err) == (case != "metrics a directory"), err
     assert _digests(run) == before  # refused before anything was written
 
 
@@ -216,7 +217,7 @@ def test_the_probe_refuses_a_damaged_run_in_one_line(finished, tmp_path, case, c
     assert message in err, err
 
 
-@pytest.mark.parametrize("case", list(HISTORY_DAMAGE))
+@pytest.mark.parametrize("case", [case for case in HISTORY_DAMAGE if case != "metrics a directory"])
 def test_repair_restores_history_from_the_checkpoint_and_says_so(finished, tmp_path, case):
     run = _copy(finished, tmp_path)
     HISTORY_DAMAGE[case][1](run)
@@ -246,6 +247,28 @@ def test_a_torn_last_line_is_dropped_with_a_note(finished, tmp_path):
     notes = RunDirectory.open(run, resume=True).resume_notes
     assert notes == ["attempts.jsonl: dropped 1 unreadable last line(s) (a write cut short)"]
     assert (run / "attempts.jsonl").read_bytes() == (finished / "attempts.jsonl").read_bytes()
+
+
+def test_damaged_history_copies_are_no_reason_to_refuse_a_resume(finished, tmp_path):
+    """The copies in ``history/`` are no part of the model: without them the run resumes with the checks
+    that need none, and says so; --repair then has nothing to restore from."""
+    run = _copy(finished, tmp_path)
+    _garbage(run / "checkpoints/latest/history/memory.sqlite3")
+    notes = RunDirectory.open(run, resume=True).resume_notes
+    assert notes == [("checkpoints/latest/history is missing or damaged: the history is checked without it, and "
+                      "the memory is not rolled back")]
+    (run / "metrics.jsonl").unlink()
+    with pytest.raises(RunDirectoryError, match="keeps no sound copy of it"):
+        RunDirectory.open(run, resume=True, repair=True)
+
+
+def test_a_run_directory_whose_name_sqlite_would_read_as_a_uri_part_resumes(finished, tmp_path):
+    run = tmp_path / "exp#2?mode=memory%20"
+    shutil.copytree(finished, run)
+    (run / "memory.sqlite3").write_bytes(b"")
+    with pytest.raises(RunDirectoryError, match="memory.sqlite3 holds 0 environments"):
+        RunDirectory.open(run, resume=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [run.name]  # no database made beside it
 
 
 def test_a_new_run_never_starts_over_a_directory_that_holds_one(finished, config, tmp_path, capsys):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -15,7 +17,9 @@ from spade_train.policies.roles import Policies
 from spade_train.policies.scripted import ScriptedPolicy
 from spade_train.run.directory import RunDirectory
 from spade_train.run.driver import SelfPlayRun
-from tests.conftest import python_run_config
+from spade_train.run.records import RunDirectoryError
+from tests.conftest import REPO_ROOT, python_run_config
+from tests.pace import SLOWER_MACHINE
 from tests.test_loop import BROKEN, GOOD, agent_reply
 
 POOL_RUN = """
@@ -189,7 +193,8 @@ def test_a_run_whose_model_calls_all_fail_stops_with_the_cause(tmp_path, capsys)
     config.write_text(POOL_RUN.replace("iterations = 1", "iterations = 5"))
     try:
         code = main(["generate-pool", "--config", str(config), "--out", str(tmp_path / "run"),
-                     "--set", f"policies.designer=http://127.0.0.1:{httpd.server_address[1]}/v1"], out=io.StringIO())
+                     "--set", f"policies.designer=http://127.0.0.1:{httpd.server_address[1]}/v1",
+                     "--set", "run.checkpoint_every=3"], out=io.StringIO())
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -197,3 +202,38 @@ def test_a_run_whose_model_calls_all_fail_stops_with_the_cause(tmp_path, capsys)
     assert code == 1 and err.count("\n") == 1, err
     assert "iteration 1: all 1 designer calls failed" in err and "does not fit in the context" in err
     assert len(RunDirectory(tmp_path / "run").metrics()) == 1
+    # The stop saved where it stopped (checkpoint_every is 3), so --resume keeps iteration 1, and a new
+    # run is not let start over it.
+    assert RunDirectory(tmp_path / "run").checkpoints.state()["step"] == 1
+    assert RunDirectory.open(tmp_path / "run", resume=True).resume_notes == []
+    assert len(RunDirectory(tmp_path / "run").metrics()) == 1
+    with pytest.raises(RunDirectoryError, match="already holds a run"):
+        RunDirectory.open(tmp_path / "run", resume=False)
+
+
+def test_a_pool_run_killed_in_its_first_iteration_resumes_from_its_start(tmp_path):
+    """generate-pool has no trainer to save a step-0 checkpoint: the driver saves one before the memory is
+    created, so a run killed in iteration 1 (here after its records were appended) can --resume, and ends
+    as the run that never stopped."""
+    config = tmp_path / "pool.toml"
+    config.write_text(POOL_RUN)
+    reference, run = tmp_path / "uninterrupted", tmp_path / "run"
+    server = RoleAwareServer()
+    try:
+        designer = ["--set", f"policies.designer={server.url.removesuffix('/v1')}"]
+        assert main(["generate-pool", "--config", str(config), "--out", str(reference), *designer],
+                    out=io.StringIO()) == 0
+        killed = subprocess.run([sys.executable, str(REPO_ROOT / "tests" / "orphans" / "killed_run.py"), "records",
+                                 "1", "--", "generate-pool", "--config", str(config), "--out", str(run), *designer],
+                                check=False, cwd=REPO_ROOT, capture_output=True, text=True,
+                                timeout=SLOWER_MACHINE * 120)
+        assert killed.returncode == -9, killed.stderr[-2000:]
+        assert RunDirectory(run).checkpoints.state()["step"] == 0 and len(RunDirectory(run).metrics()) == 1
+        out = io.StringIO()
+        assert main(["generate-pool", "--config", str(config), "--out", str(run), "--resume", *designer], out=out) == 0
+    finally:
+        server.close()
+    assert "resume: metrics.jsonl: dropped 1 row(s) of iterations after 0" in out.getvalue()
+    assert "resume: memory.sqlite3: rolled back" in out.getvalue()
+    for name in ("metrics.jsonl", "attempts.jsonl"):
+        assert (run / name).read_bytes() == (reference / name).read_bytes(), name

@@ -116,12 +116,14 @@ class Checkpoints:
         with _removed_on_failure(staging):
             if write_files is not None:
                 write_files(staging)
-            state = {**state, "files": file_digests(staging)}
+            state = {**state, "files": file_digests(staging),
+                     "reference_kept": (self.reference / DIGESTS_FILE).is_file()}
             write_atomically(staging / STATE_FILE, json.dumps(state, indent=1) + "\n")
-        if self.latest.exists():
+        if (self.latest / STATE_FILE).is_file():
             shutil.rmtree(self.previous, ignore_errors=True)
             self.latest.rename(self.previous)
-        # Without a latest (a run resumed from ``previous``), previous stays until the new one is in place.
+        else:  # no whole latest (a run resumed from ``previous``): previous stays until the new one is in place
+            shutil.rmtree(self.latest, ignore_errors=True)
         staging.rename(self.latest)
         shutil.rmtree(self.previous, ignore_errors=True)
         return self.latest
@@ -199,16 +201,21 @@ class RunDirectory:
         write_atomically(self.path / "config.json", config.model_dump_json(indent=2) + "\n")
 
     def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
-        """Append ``rows`` whole or not at all: a write the disk refuses part of is cut back off."""
-        with open(self.path / name, "ab") as handle:
-            size = handle.tell()
+        """Append ``rows`` whole or not at all: a write the disk refuses part of is cut back off (unbuffered,
+        so that nothing is left to flush after the refusal)."""
+        data = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
+        descriptor = os.open(self.path / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            size = os.fstat(descriptor).st_size
             try:
-                handle.write("".join(json.dumps(row) + "\n" for row in rows).encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())  # a killed run keeps every finished iteration
+                if os.write(descriptor, data) != len(data):  # only a full disk writes part of a regular file
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path / name))
+                os.fsync(descriptor)  # a killed run keeps every finished iteration
             except OSError:
-                handle.truncate(size)
+                os.ftruncate(descriptor, size)
                 raise
+        finally:
+            os.close(descriptor)
 
     def record(self, result: IterationResult, extra: dict[str, float | None] | None = None) -> dict[str, Any]:
         """Append the iteration's metrics (with ``extra``, the trainer's), its timings (the loop's seconds

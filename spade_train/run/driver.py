@@ -116,6 +116,8 @@ class SelfPlayRun:
             self.out.write(f"resume: {note}\n")
         if state["step"]:
             self.out.write(f"resuming after iteration {state['step']} from {directory.checkpoints.find()}\n")
+        if directory.checkpoints.find() is None:  # a run without a trainer: nothing saved its start yet
+            directory.save_checkpoint(state)  # so that a run stopped in its first iterations can --resume
         with EnvironmentMemory(directory.memory_path) as memory:
             loop = SelfPlayLoop(config, self.policies, backend=self.backend, memory=memory, corpus=corpus)
             if state.get("loop"):
@@ -152,11 +154,12 @@ class SelfPlayRun:
                 extra = trainer.update(result) if trainer is not None else {}
                 rows.append(directory.record(result, extra))
                 logger.log(rows[-1])
-                if step % config.run.checkpoint_every == 0 or step == config.run.iterations:
+                cause = result.model_failure() or self._malformed_streak(rows, result)
+                # A run that stops early saves where it stopped: a resume then keeps its last iterations.
+                if step % config.run.checkpoint_every == 0 or step == config.run.iterations or cause is not None:
                     state = {**state, "step": step, "loop": loop.state_dict()}
                     directory.save_checkpoint(state, memory, trainer.save if trainer is not None else None)
                 progress.set_postfix(progress_figures(rows), refresh=False)
-                cause = result.model_failure() or self._malformed_streak(rows, result)
                 if cause is not None:
                     return (f"iteration {step}: {cause}; the run stops (its records are in {directory.path})")
         finally:

@@ -73,18 +73,19 @@ def disk_problem(error: BaseException, directory: Path) -> str | None:
 
 @contextmanager
 def stopping_on_disk_errors(directory: Path) -> Iterator[None]:
-    """Turn the disk refusing a write under ``directory`` into one ``RunDirectoryWriteError`` line."""
+    """Turn the disk refusing a write into one ``RunDirectoryWriteError`` line that names the file."""
     try:
         yield
     except SpadeError:
         raise  # already one line
     except Exception as error:
-        problem = disk_problem(error, directory if directory.exists() else directory.parent)
+        problem = disk_refused(error)
         if problem is None:
             raise
-        raise RunDirectoryWriteError(f"{directory}: {problem} while the run was writing; what it finished is "
-                                     "kept and nothing is half-written: make room, then rerun the same command "
-                                     "with --resume") from None
+        where = error.filename if isinstance(error, OSError) and error.filename else directory
+        raise RunDirectoryWriteError(
+            f"{where}: {problem} while the run was writing; what it finished is kept and nothing is half-written: "
+            "make room, then rerun the same command with --resume") from None
 
 
 def is_timing(key: str) -> bool:
@@ -125,6 +126,9 @@ def read_json_lines(path: Path) -> JsonLines:
         data = path.read_bytes()
     except FileNotFoundError:
         return JsonLines([], [])
+    except OSError as error:
+        raise RunDirectoryError(f"cannot read {path}: {error.strerror or error}; make it a readable file again "
+                                "(or move it aside and resume with --repair)") from None
     rows: list[dict[str, Any]] = []
     lines: list[bytes] = []
     unreadable: list[int] = []

@@ -67,9 +67,11 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
     and roll it back to the checkpoint's step; returns one line per thing changed (nothing when the
     directory was as the checkpoint left it). ``RunDirectoryError`` names the first problem."""
     step = int(state["step"])
-    digests = state.get("files")
-    verify_checkpoint(run, checkpoint, state)
-    copies = checkpoint / HISTORY_DIR if isinstance(digests, dict) else None
+    notes: list[str] = []
+    copies = checkpoint / HISTORY_DIR if verify_checkpoint(run, checkpoint, state) else None
+    if copies is None and isinstance(state.get("files"), dict):
+        notes.append(f"{_shown(copies_of(checkpoint), run)} is missing or damaged: the history is checked without "
+                     "it, and the memory is not rolled back")
     problems = [problem for name in HISTORY_FILES
                 if (problem := _check_history(run, name, step, copies)) is not None]
     memory_problem = _check_memory(run, step, copies)
@@ -82,9 +84,9 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
         more = f" ({len(problems) - 1} more file(s) too)" if len(problems) > 1 else ""
         raise RunDirectoryError(f"cannot resume {run}: {first.name} {first.what}{more}; {way_out}")
     if problems and copies is None:
-        raise RunDirectoryError(f"--repair: {problems[0].name} cannot be restored: the checkpoint keeps no copy "
-                                f"of it (saved by an older version); restore it from a backup, or {NEW_RUN}")
-    notes = [_restore(run, problem.name, copies, step) for problem in problems if copies is not None]
+        raise RunDirectoryError(f"--repair: {problems[0].name} cannot be restored: the checkpoint keeps no sound "
+                                f"copy of it; restore it from a backup, or {NEW_RUN}")
+    notes += [_restore(run, problem.name, copies, step) for problem in problems if copies is not None]
     repaired = {problem.name for problem in problems}
     notes += [note for name in HISTORY_FILES if name not in repaired
               and (note := _drop_after(run / name, step)) is not None]
@@ -96,15 +98,30 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
 
 
 # ---------------------------------------------------------------------------------------------- checkpoint
-def verify_checkpoint(run: Path, checkpoint: Path, state: dict[str, Any]) -> None:
+def verify_checkpoint(run: Path, checkpoint: Path, state: dict[str, Any]) -> bool:
     """Every file of ``checkpoint`` (whose state is ``state``) and of the run's reference model has the
-    SHA-256 saved with it, so nothing damaged reaches a loader; else ``RunDirectoryError`` naming it."""
+    SHA-256 saved with it, so nothing damaged reaches a loader; else ``RunDirectoryError`` naming it.
+
+    The copies of the history (``history/``) are no part of the model: returns whether they are there
+    and sound (False also for a checkpoint saved before copies were kept)."""
     digests = state.get("files")
+    copies_sound = False
     if isinstance(digests, dict):
-        _verify(checkpoint, digests, run)
+        model = {name: digest for name, digest in digests.items() if not name.startswith(f"{HISTORY_DIR}/")}
+        _verify(checkpoint, model, run)
+        copies_sound = _differing(checkpoint, {name: digests[name] for name in digests.keys() - model.keys()}) == []
     reference = checkpoint.parent / "reference"
     if (reference / DIGESTS_FILE).is_file():
         _verify(reference, _read_digests(reference / DIGESTS_FILE, run), run)
+    elif state.get("reference_kept"):
+        raise RunDirectoryError(f"cannot use {run}: {_shown(reference, run)} is missing (the post-warm-up model the "
+                                "run trains against); restore it from a backup, or " + NEW_RUN)
+    return copies_sound
+
+
+def copies_of(checkpoint: Path) -> Path:
+    """Where ``checkpoint`` keeps its copies of the history files and the memory."""
+    return checkpoint / HISTORY_DIR
 
 
 def _shown(path: Path, run: Path) -> str:
@@ -126,13 +143,16 @@ def _read_digests(path: Path, run: Path) -> dict[str, str]:
     return digests
 
 
+def _differing(directory: Path, digests: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The files ``digests`` lists that ``directory`` lacks or holds with another SHA-256: (name, missing)."""
+    found = file_digests(directory)
+    return [(name, name not in found) for name, digest in sorted(digests.items()) if found.get(name) != digest]
+
+
 def _verify(directory: Path, digests: dict[str, Any], run: Path) -> None:
     """Every file ``digests`` lists is in ``directory`` with that SHA-256 (else ``RunDirectoryError``)."""
-    found = file_digests(directory)
-    for name, digest in sorted(digests.items()):
-        if found.get(name) == digest:
-            continue
-        what = "is missing" if name not in found else "is damaged (its SHA-256 differs from the one saved with it)"
+    for name, missing in _differing(directory, digests)[:1]:
+        what = "is missing" if missing else "is damaged (its SHA-256 differs from the one saved with it)"
         raise RunDirectoryError(f"cannot use {run}: {_shown(directory / name, run)} {what}; a checkpoint cannot "
                                 f"be repaired (nothing else holds the model): restore it from a backup, or {NEW_RUN}")
 
@@ -199,7 +219,8 @@ def memory_counts(path: Path, *, immutable: bool = False) -> tuple[int, int]:
 
     A run's live database is opened as SQLite opens it for writing (closing it then folds a write-ahead
     log left by a killed run into the file); a checkpoint's copy is ``immutable``: read, never touched."""
-    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True) if immutable else sqlite3.connect(path)
+    conn = (sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True) if immutable
+            else sqlite3.connect(path))
     try:
         verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
         if verdict != "ok":
@@ -237,9 +258,13 @@ def _replace_memory(run: Path, copies: Path) -> None:
     path, copy = run / MEMORY_FILE, copies / MEMORY_FILE
     staged = path.with_name(f".{MEMORY_FILE}.restore")
     if copy.is_file():
-        shutil.copyfile(copy, staged)
-        with open(staged, "rb") as handle:
-            os.fsync(handle.fileno())
+        try:
+            shutil.copyfile(copy, staged)
+            with open(staged, "rb") as handle:
+                os.fsync(handle.fileno())
+        except BaseException:
+            staged.unlink(missing_ok=True)  # a full disk: leave the room the copy took
+            raise
     for suffix in ("-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(f"{path}{suffix}")

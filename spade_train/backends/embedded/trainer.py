@@ -188,14 +188,14 @@ class EmbeddedTrainer:
         found, state = checkpoints.find(), checkpoints.state()
         resumed_warmup: tuple[WarmupProgress, dict[str, Any]] | None = None
         if found is not None and state is not None and "warmup_progress" not in state:
-            with loading_checkpoint(found):
-                return cls._resumed(config, checkpoints, found)
+            return cls._resumed(config, checkpoints, found)
         if found is not None and state is not None:  # killed in its warm-up: go on from there
             with loading_checkpoint(found):
-                model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=tiny).eval()
+                model = AutoModelForCausalLM.from_pretrained(found)
                 tokenizer = load_tokenizer(found)
                 resumed_warmup = (WarmupProgress.from_json(state["warmup_progress"]),
                                   torch.load(found / WARMUP_OPTIMIZER_FILE, weights_only=True))
+            model = _to_device(model, tiny=tiny).eval()
         elif tiny:
             tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
             model = build_causal_lm(tokenizer, config.model.tiny, seed=config.run.seed)
@@ -220,13 +220,19 @@ class EmbeddedTrainer:
         import torch
         from transformers import AutoModelForCausalLM
 
-        model = _to_device(AutoModelForCausalLM.from_pretrained(found), tiny=config.model.path is None).eval()
-        trainer = cls(config, model, load_tokenizer(found), post_warmup=cls._post_warmup(config, checkpoints, model))
-        if (found / OPTIMIZER_FILE).is_file():
-            trainer.grpo.optimizer.load_state_dict(torch.load(found / OPTIMIZER_FILE, weights_only=True))
-        if (found / VALID_REPLIES_FILE).is_file():
-            trainer.valid_replies = [TrainingSample(**row) for row in
-                                     json.loads((found / VALID_REPLIES_FILE).read_text(encoding="utf-8"))]
+        with loading_checkpoint(found):
+            model = AutoModelForCausalLM.from_pretrained(found)
+            tokenizer = load_tokenizer(found)
+            optimizer = (torch.load(found / OPTIMIZER_FILE, weights_only=True)
+                         if (found / OPTIMIZER_FILE).is_file() else None)
+            valid_replies = ([TrainingSample(**row) for row in
+                              json.loads((found / VALID_REPLIES_FILE).read_text(encoding="utf-8"))]
+                             if (found / VALID_REPLIES_FILE).is_file() else [])
+        model = _to_device(model, tiny=config.model.path is None).eval()
+        trainer = cls(config, model, tokenizer, post_warmup=cls._post_warmup(config, checkpoints, model))
+        if optimizer is not None:
+            trainer.grpo.optimizer.load_state_dict(optimizer)
+        trainer.valid_replies = valid_replies
         return trainer
 
     @staticmethod
@@ -239,7 +245,8 @@ class EmbeddedTrainer:
         from transformers import AutoModelForCausalLM
 
         if (checkpoints.reference / "config.json").is_file():
-            reference = AutoModelForCausalLM.from_pretrained(checkpoints.reference)
+            with loading_checkpoint(checkpoints.reference):
+                reference = AutoModelForCausalLM.from_pretrained(checkpoints.reference)
             reference = _to_device(reference, tiny=config.model.path is None)
         else:
             reference = copy.deepcopy(model)
