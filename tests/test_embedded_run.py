@@ -13,47 +13,16 @@ import pytest
 from spade_train.cli import main
 from spade_train.config import ConfigError, parse_run_config
 from spade_train.run.plots import centred_mean, plot_metrics
+from tests.tiny_runs import tiny_run_config
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-TINY = """
-[run]
-iterations = {iterations}
-sandbox = "wasm"
-torch_threads = 1
-
-[model.tiny]
-hidden_size = 32
-num_layers = 1
-num_heads = 2
-
-[warmup]
-agent_steps = {agent_steps}
-designer_steps = {designer_steps}
-batch_size = 16
-
-[loop]
-envs_per_iteration = 4
-episodes_per_condition = 2
-validation_workers = 0
-
-[grpo]
-drop_zero_variance = false
-kl_to_reference = {{ designer = 0.1 }}
-
-[probe]
-designer_samples = 6
-uniform_designs = 4
-episodes_per_condition = 2
-resamples = 200
-"""
 
 
 def _config(tmp_path: Path, *, iterations: int = 2, agent_steps: int = 40, designer_steps: int = 60) -> Path:
-    path = tmp_path / f"tiny-{iterations}-{agent_steps}-{designer_steps}.toml"
-    path.write_text(TINY.format(iterations=iterations, agent_steps=agent_steps, designer_steps=designer_steps))
-    return path
+    return tiny_run_config(tmp_path, f"tiny-{iterations}-{agent_steps}-{designer_steps}", **{
+        "run.iterations": iterations, "warmup.agent_steps": agent_steps, "warmup.designer_steps": designer_steps})
 
 
 @pytest.fixture(scope="module")

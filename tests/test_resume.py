@@ -26,47 +26,17 @@ from spade_train.run.records import HISTORY_FILES, RunDirectoryError, read_json_
 from tests.conftest import REPO_ROOT
 from tests.mounts import read_only, read_only_dir, small_disk  # noqa: F401 - fixtures
 from tests.pace import SLOWER_MACHINE
+from tests.tiny_runs import RESUMED_RUN, tiny_run_config
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-TINY = """
-[run]
-iterations = 2
-seed = 1
-sandbox = "wasm"
-torch_threads = 1
-
-[model.tiny]
-hidden_size = 32
-num_layers = 1
-num_heads = 2
-
-[warmup]
-agent_steps = 40
-designer_steps = 60
-batch_size = 16
-
-[loop]
-envs_per_iteration = 6
-episodes_per_condition = 2
-validation_workers = 0
-
-[grpo]
-drop_zero_variance = false
-kl_to_reference = { designer = 0.1 }
-
-[probe]
-at_end = false
-"""
 KILLED_RUN = REPO_ROOT / "tests" / "orphans" / "killed_run.py"
 
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("config") / "tiny.toml"
-    path.write_text(TINY)
-    return path
+    return tiny_run_config(tmp_path_factory.mktemp("config"), **RESUMED_RUN)
 
 
 @pytest.fixture(scope="module")
