@@ -14,6 +14,8 @@ import re
 from typing import Any
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+_HEDGES = {"not", "or", "maybe", "perhaps", "wrong", "either", "no", "isn't", "unsure", "guess"}
+"""Words that make a number answer no answer: "not 42", "42 or 17", "42 (this is wrong)"."""
 _COMMAND = re.compile(r"^\s*(search|peek|answer)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
 _TOKEN_OR_MARK = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+|[^\sA-Za-z\d]")  # punctuation ends a name
@@ -149,14 +151,15 @@ class ArchiveQuestEnv:
                       for t in (given, q["answer"]))
         if q["kind"] == "name":  # the full name, or one distinctive part of it ("Harrow" for "Harrow Spit")
             return text == want or (len(text) >= 4 and text in want.split())
-        return re.findall(r"\d+", text) == [want]
+        # The number, perhaps with a word around it ("42 lamps"), but never hedged or negated.
+        return re.findall(r"\d+", text) == [want] and not set(text.split()) & _HEDGES
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Run one command; only `answer` can end the episode early."""
         if self._done:
             return "The episode is over. Call reset() to start again.", 0.0, True, False, {}
         self._turn += 1
-        found = _BOXED.findall(action if isinstance(action, str) else str(action))
+        found = [box for box in _BOXED.findall(action if isinstance(action, str) else str(action)) if box.strip()]
         match = _COMMAND.match(found[-1]) if found else None
         command, arg = (match.group(1).lower(), match.group(2).strip()) if match else ("", "")
         parts = arg.replace(";", "|").split("|")

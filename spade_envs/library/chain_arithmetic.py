@@ -15,7 +15,14 @@ import re
 from typing import Any
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"[-+]?\d+(?:\.0*)?")
+"""A whole number as a box may hold it: a sign, digits, and a decimal point followed only by zeros."""
+
+
+def _plain_number(box: str) -> str | None:
+    """The number a box holds when it holds nothing else (spaces, thousands commas and $...$ aside)."""
+    text = box.replace(",", "").replace("$", "").strip()
+    return text if _NUMBER.fullmatch(text) else None
 
 # (place, item, container, group, person)
 _THEMES: list[tuple[str, str, str, str, str]] = [
@@ -118,17 +125,21 @@ class ChainArithmeticEnv:
         if self._done:
             return "The episode is over. Call reset() to start again.", 0.0, True, False, {}
         self._turn += 1
-        found = _BOXED.findall(action if isinstance(action, str) else str(action))
-        numbers = _NUMBER.findall(found[-1].replace(",", "")) if found else []
+        found = [box for box in _BOXED.findall(action if isinstance(action, str) else str(action)) if box.strip()]
+        # A box is an answer only when it holds a number and nothing else: "not 12", "12 (wrong)" and
+        # "999 or 12" are no answers, and two different numbers in two boxes are no single answer.
+        numbers = {float(box) for box in (_plain_number(box) for box in found) if box is not None}
         left = self.max_turns - self._turn
-        if numbers and float(numbers[-1]) == self._answer:
+        if numbers == {self._answer}:
             self._done = True
             return "Correct!", 1.0, True, False, {"correct": True}
         if not found:
             obs = "No answer found: put a whole number inside \\boxed{...}."
         elif not numbers:
-            obs = "That is not a number: answer with a whole number inside \\boxed{...}."
-        elif float(numbers[-1]) in self._intermediate:
+            obs = "That is not a number: answer with one whole number, and nothing else, inside \\boxed{...}."
+        elif len(numbers) > 1:
+            obs = "More than one answer: give a single number."
+        elif min(numbers) in self._intermediate:
             obs = ("Incorrect: that is the total partway through the story; "
                    "some later steps have not been applied yet.")
         else:

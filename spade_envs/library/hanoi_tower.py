@@ -106,7 +106,9 @@ class HanoiTowerEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, self._info()
         self._turn += 1
-        found = re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+        # The last box that holds something: an empty box after the move is no move.
+        found = [box for box in re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+                 if box.strip()]
         pegs = re.fullmatch(r"\s*([ABC])\s*(?:,|->|TO|-)?\s*([ABC])\s*", found[-1].upper()) if found else None
         move = (_PEGS.index(pegs.group(1)), _PEGS.index(pegs.group(2))) if pegs else None
         legal = {(src, dst): nxt for src, dst, nxt in _legal_moves(self._state)}

@@ -90,7 +90,9 @@ class KnapsackPickEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, self._info()
         self._turn += 1
-        found = re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+        # The last box that holds something: an empty box after the move is no move.
+        found = [box for box in re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+                 if box.strip()]
         match = re.fullmatch(r"(add|remove|submit)\s*([0-9]{0,3})", found[-1].strip().lower()) if found else None
         verb, index = (match.group(1), int(match.group(2) or 0) - 1) if match else ("", -1)
         reward = 0.0

@@ -70,7 +70,9 @@ class MastermindEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, self._info()
         self._turn += 1
-        found = re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+        # The last box that holds something: an empty box after the move is no move.
+        found = [box for box in re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+                 if box.strip()]
         guess = re.sub(r"[\s,]+", "", found[-1]).upper() if found else ""
         reward = 0.0
         if len(guess) != _PEGS or any(ch not in self._palette for ch in guess):

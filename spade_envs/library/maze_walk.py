@@ -105,7 +105,9 @@ class MazeWalkEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, self._info()
         self._turn += 1
-        found = re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+        # The last box that holds something: an empty box after the move is no move.
+        found = [box for box in re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+                 if box.strip()]
         word = found[-1].strip().upper() if found else ""
         move = _ALIASES.get(word, word)
         reward = 0.0

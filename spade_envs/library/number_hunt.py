@@ -71,7 +71,9 @@ class NumberHuntEnv:
         if self._terminated or self._truncated:
             return "The game is over; call reset() to play again.", 0.0, self._terminated, self._truncated, self._info()
         self._turn += 1
-        found = re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+        # The last box that holds something: an empty box after the move is no move.
+        found = [box for box in re.findall(r"\\boxed\{([^{}]*)\}", action if isinstance(action, str) else "")
+                 if box.strip()]
         match = re.fullmatch(r"(mod|guess)?\s*([0-9]{1,9})", found[-1].strip().lower()) if found else None
         reward = 0.0
         if match is None:

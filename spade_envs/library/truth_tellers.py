@@ -17,6 +17,8 @@ from typing import Any
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _PAIR = re.compile(r"\b([a-e])\s*[=:]\s*(knight|knave)s?\b")
+_ANSWER = re.compile(r"\s*[a-e]\s*[=:]\s*(?:knight|knave)s?(?:\s*(?:[,;]|and)?\s*[a-e]\s*[=:]\s*(?:knight|knave)s?)*\s*")
+"""A whole answer: pairs like A=knight, separated by commas, semicolons, "and" or spaces, and nothing else."""
 _KINDS = ("is_knight", "is_knave", "both", "one_knave", "same", "differ", "count", "if_then", "either")
 
 
@@ -102,7 +104,12 @@ class TruthTellersEnv:
         return obs, {"people": n}
 
     def _parse(self, text: str) -> tuple[bool, ...] | None:
-        pairs = _PAIR.findall(text.lower())
+        """The roles a box gives, when it gives one role for each person and says nothing else: a box
+        with "not", "or", a note or a second role for someone is no answer."""
+        text = text.lower().strip().rstrip(".")
+        if not _ANSWER.fullmatch(text):
+            return None
+        pairs = _PAIR.findall(text)
         guess = {name: role == "knight" for name, role in pairs}
         if len(pairs) != len(guess) or sorted(guess) != list(self._names.lower()):
             return None
@@ -113,8 +120,8 @@ class TruthTellersEnv:
         if self._done:
             return "The episode is over. Call reset() to start again.", 0.0, True, False, {}
         self._turn += 1
-        found = _BOXED.findall(action if isinstance(action, str) else str(action))
-        guess = self._parse(found[-1]) if found else None
+        found = [box for box in _BOXED.findall(action if isinstance(action, str) else str(action)) if box.strip()]
+        guess = self._parse(found[-1]) if found else None  # the last box that holds something
         if guess == self._world:
             self._done = True
             reward = 1.0 if self._attempts == 0 else 0.5
