@@ -24,6 +24,7 @@ from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits, defa
 from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.checks.judge import JudgeSettings
+from spade_envs.checks.plan_key import load_plan_key
 from spade_envs.checks.progress import Progress
 from spade_envs.checks.results import ResultsFile, ResultsFileError, settings_digest, split_finished
 from spade_envs.checks.static import StaticConfig
@@ -215,7 +216,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     config = ValidatorConfig(
         static=StaticConfig(extra_modules=frozenset(args.allow_import)),
         dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns,
-                            hint=args.hint, seed=getattr(args, "plan_seed", None)),
+                            hint=args.hint, seed=getattr(args, "plan_seed", None), plan_salt=_plan_salt(args)),
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tiers,
         judge=JudgeSettings(args.judge, severity=args.judge_severity) if getattr(args, "judge", None) else None,
@@ -353,6 +354,16 @@ def _validate_jobs(jobs: list[ValidationJob], args: argparse.Namespace, limits: 
     with cluster:
         yield cluster.workers
         yield from cluster.run(jobs)
+
+
+def _plan_salt(args: argparse.Namespace) -> int | None:
+    """The plan key (``spade_envs.checks.plan_key``), unless ``--plan-seed`` fixes the seeds itself."""
+    if getattr(args, "plan_seed", None) is not None:
+        return None
+    try:
+        return load_plan_key(getattr(args, "plan_key", None))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--plan-key {args.plan_key}: {getattr(error, 'strerror', None) or error}") from None
 
 
 def _append(results_file: ResultsFile, result: JobResult) -> None:
@@ -512,7 +523,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     config = ValidatorConfig(
         static=StaticConfig(extra_modules=frozenset(args.allow_import)),
         dynamic=CheckConfig(seeds=tuple(range(args.seed, args.seed + args.seeds)), max_turns=args.max_turns,
-                            seed=getattr(args, "plan_seed", None)),
+                            seed=getattr(args, "plan_seed", None), plan_salt=_plan_salt(args)),
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tuple(t for t in TIERS if t != "fuzz" or args.examples > 0),
     )
@@ -651,8 +662,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--judge-severity", choices=("error", "warning"), default="error",
                          help="whether the judge's findings reject (error, the default) or only warn")
         sub.add_argument("--plan-seed", type=int_in_range(0, 2**31 - 1), default=None, metavar="N",
-                         help="seed that draws the 32-bit seeds every check plays (default: drawn at random for "
-                         "each file and recorded in the report as plan_seed; give it to replay a verdict)")
+                         help="seed that draws the 32-bit seeds every check plays (default: derived from each "
+                         "file's content and your plan key, so the same file gets the same verdict, and "
+                         "recorded in the report as plan_seed; give it to replay a verdict)")
+        sub.add_argument("--plan-key", type=Path, default=None, metavar="FILE",
+                         help="file holding the secret that, with each file's content, draws its plan seed "
+                         "(default ~/.config/spade/plan-key, made on first use; share one to agree on verdicts)")
         sub.add_argument("--hint", help="also check that this hint does not leak any answer")
         sub.add_argument("--jobs", type=positive_int(MAX_JOBS), default=None,
                          help="worker processes (default: one per core, at most one per file; with --ray, one "

@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +148,37 @@ def test_the_readme_example_environment_is_valid(tmp_path):
     path = tmp_path / "guess_env.py"
     path.write_text(readme[start:readme.index("```", start)], encoding="utf-8")
     assert main(["validate", str(path)]) == 0
+
+
+ZOO_SAMPLE = ["valid_release_single_answer_math_verify.py", "answer_leak_fixed_position.py",
+              "answer_format_comma_requested_space_checked.py", "valid_turn_budget_in_observation.py"]
+
+
+def _verdicts(argv: list[str]) -> list[tuple[str, bool, list[str], int]]:
+    code, out = run(["validate", *(str(REPO_ROOT / "tests" / "zoo" / name) for name in ZOO_SAMPLE), "--json",
+                     "--examples", "0", "--sandbox", "inprocess", "--jobs", "1", *argv])
+    assert code in (0, 1), out
+    return [(Path(r["path"]).name, r["ok"], sorted(f["check"] for f in r["failures"]), r["plan_seed"])
+            for r in json.loads(out)["results"]]
+
+
+def test_the_same_file_gets_the_same_verdict_on_every_run_yet_its_seeds_depend_on_a_key(tmp_path):
+    """Issue 47, item 5: the plan seed is drawn from the file's content and the user's plan key, so two
+    runs agree (they used to draw it at random and a borderline file flipped), while an author without the
+    key cannot know the seeds: another key, other seeds. --plan-seed still replays one verdict."""
+    key = tmp_path / "key"
+    first, again = _verdicts(["--plan-key", str(key)]), _verdicts(["--plan-key", str(key)])
+    assert first == again and len({seed for *_, seed in first}) == len(ZOO_SAMPLE)  # a seed of its own each
+    other = tmp_path / "other-key"
+    other.write_text("0123456789abcdef\n")
+    assert [seed for *_, seed in _verdicts(["--plan-key", str(other)])] != [seed for *_, seed in first]
+    replayed = _verdicts(["--plan-seed", str(first[0][3])])
+    assert replayed[0] == first[0] and {seed for *_, seed in replayed} == {first[0][3]}
+
+
+def test_a_plan_key_that_cannot_be_used_is_one_line(tmp_path, capsys):
+    (tmp_path / "garbage").write_text("not hex\n")
+    for key, message in ((tmp_path / "garbage", "does not hold a plan key"), (tmp_path, "Is a directory")):
+        code, _out = run(["validate", str(REPO_ROOT / "tests" / "zoo" / ZOO_SAMPLE[0]), "--plan-key", str(key)])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and message in err and "Traceback" not in err, err
