@@ -102,16 +102,16 @@ def _play_with_last(session, seed: int, actions: list[str], last: str) -> float:
     return total
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [name for name in NAMES if REGISTRY.get(name).kind != "tool_use"])
 def test_bundled_answers_are_paid_for_what_they_say(name, inprocess):
-    """The known-answer probes of issue 47 on every bundled environment answered in boxes: the reference
+    """The known-answer probes of issue 47 on every bundled environment answered in boxes (all but the
+    tool-use ones, answered in calls): the reference
     answer (its final reply) written in harmless other ways is paid in full, and hedged, negated,
     disowned or empty replies holding it earn less than the reference play. Before: chain_arithmetic and truth_tellers paid "\\boxed{not 12}" and
     "\\boxed{999 or 12}" as correct, and every environment refused a correct reply followed by an empty box."""
     with REGISTRY.create_env(name, inprocess) as session:
         session.reset(0)
-        if _boxed_solution(session) is None:
-            pytest.skip(f"{name} is not answered in \\boxed{{}} (tool calls)")
+        assert _boxed_solution(session) is not None, f"{name} is not answered in \\boxed{{}}"
         for seed in range(4):
             session.reset(seed)
             actions = _boxed_solution(session)
