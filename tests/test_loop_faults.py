@@ -15,6 +15,7 @@ import pytest
 from spade_envs.checks.dynamic import CheckConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_train.loop import Outcome, SelfPlayLoop
+from spade_train.loop.checker import Checker
 from spade_train.memory import EnvironmentMemory
 from spade_train.policies.roles import Policies
 from spade_train.policies.scripted import ScriptedPolicy
@@ -48,7 +49,9 @@ def fenced(code: str) -> str:
     return f"```python\n{code}```"
 
 
-def run_faulty_iteration(tmp_path, designer_replies, agent=None, envs=None):
+def run_faulty_iteration(tmp_path, designer_replies, agent=None, envs=None, known_plan=True):
+    """One iteration; ``known_plan``: with a checker on the fixed plan the faults are written to avoid
+    (the loop's own draws its seeds per environment, where they cannot hide)."""
     backend = create_backend("wasm", ExecutionLimits(call_timeout_s=1.0, memory_mb=128))
     memory = EnvironmentMemory(tmp_path / "memory.sqlite3")
     config = python_run_config(envs_per_iteration=envs or len(designer_replies), max_turns=3,
@@ -57,7 +60,9 @@ def run_faulty_iteration(tmp_path, designer_replies, agent=None, envs=None):
     policies = Policies(designer=ScriptedPolicy(designer_replies, name="designer"),
                         agent=agent or ScriptedPolicy(agent_reply, name="agent"),
                         hinter=ScriptedPolicy(["Read the observation closely."], name="hinter"))
-    loop = SelfPlayLoop(config, policies, backend=backend, memory=memory)
+    checker = Checker(backend, config.loop.validator(), workers=config.loop.validation_workers,
+                      reuse_verdicts=config.loop.reuse_verdicts) if known_plan else None
+    loop = SelfPlayLoop(config, policies, backend=backend, memory=memory, checker=checker)
     try:
         return asyncio.run(loop.run_iteration(step=1)), memory
     finally:
@@ -130,3 +135,12 @@ def test_reference_mode_resamples_an_invalid_design_for_the_same_skill(tmp_path)
     assert [s.reward is None for s in scores] == [True, True, False]  # failed attempts are never trained
     attempts, scores = run("toolkit")
     assert [a.outcome for a in attempts] == [Outcome.MALFORMED] and scores[0].reward == 0.0
+
+
+def test_faults_written_for_a_known_plan_do_not_hide_from_the_loops_own_checker(tmp_path):
+    """The loop's checker draws each environment's seeds from its code and the run's seed: an environment
+    written to misbehave off the fixed plan's seeds is caught there (issue 47, item 5)."""
+    result, _ = run_faulty_iteration(tmp_path, [fenced(CRASHES), fenced(HANGS)], known_plan=False)
+    assert [attempt.valid for attempt in result.attempts] == [False, False]
+    assert [attempt.detail for attempt in result.attempts] == [
+        "the checker rejected it: feasible, validation_aware", "the checker rejected it: timeout"]

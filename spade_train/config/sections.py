@@ -229,9 +229,12 @@ class LoopSection(_Section):
     (embedded backend; needs ``train_designer = false``): the designer is then fixed, the ablation that
     shows what training the designer adds."""
 
-    def validator(self) -> ValidatorConfig:
+    def validator(self, plan_salt: int | None = None) -> ValidatorConfig:
         """The checker's configuration for this loop: the fuzz tier only with fuzz examples, and the
-        sum_clipped return protected only where the run uses it."""
+        sum_clipped return protected only where the run uses it. ``plan_salt`` (the run's seed): each
+        environment is checked on seeds drawn from its code and the salt, the same on every run of that
+        seed, but no two designs on one fixed set a designer could learn to behave on; None: every
+        environment on the seeds of plan seed 0."""
         from spade_envs.checks.dynamic import CheckConfig
         from spade_envs.checks.judge import JudgeSettings
         from spade_envs.checks.validate import ValidatorConfig
@@ -240,7 +243,9 @@ class LoopSection(_Section):
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
         judge = JudgeSettings(self.judge, severity=self.judge_severity) if self.judge else None
         return ValidatorConfig(fuzz=FuzzConfig(examples=max(1, self.fuzz_examples)), tiers=tiers,
-                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped"), judge=judge)
+                               dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped",
+                                                   seed=0 if plan_salt is None else None, plan_salt=plan_salt),
+                               judge=judge)
 
 
 class SemanticsSection(_Section):

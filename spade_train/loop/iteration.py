@@ -88,12 +88,16 @@ class SelfPlayLoop:
     """Runs iterations; holds the state that lives across them (see the module docstring)."""
 
     def __init__(self, config: RunConfig, policies: Policies, *, backend: ExecutionBackend,
-                 memory: EnvironmentMemory, corpus: Corpus | None = None, sessions: SessionThreads | None = None) -> None:
+                 memory: EnvironmentMemory, corpus: Corpus | None = None, sessions: SessionThreads | None = None,
+                 checker: Checker | None = None) -> None:
+        """``checker``: the loop's own by default, whose seeds are drawn per environment from its code and
+        the run's seed (``LoopSection.validator``), so no design can know the seeds it is checked on."""
         loop = config.loop
         self.config, self.policies, self.backend, self.memory, self.corpus = config, policies, backend, memory, corpus
         self.sessions = sessions or SessionThreads(backend)
-        self.checker = Checker(backend, loop.validator(), workers=loop.validation_workers,
-                               reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")
+        self.checker = checker or Checker(backend, loop.validator(plan_salt=config.run.seed),
+                                          workers=loop.validation_workers, reuse_verdicts=loop.reuse_verdicts,
+                                          reject_warnings=loop.warnings == "rejected")
         self.context = DesignContext(
             policies=policies, language=design_language(config.design.language), backend=backend,
             sessions=self.sessions, checker=self.checker, memory=_MemoryDuplicates(memory), loop=loop,

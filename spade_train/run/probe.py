@@ -183,7 +183,7 @@ class DesignerProbe:
         rng = random.Random(self.config.run.seed + 7)
         language = design_language(self.config.design.language)
         sessions = SessionThreads(self.backend)
-        checker = Checker(self.backend, loop.validator(), workers=loop.validation_workers,
+        checker = Checker(self.backend, loop.validator(plan_salt=self.config.run.seed), workers=loop.validation_workers,
                           reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")
         context = DesignContext(
             policies=Policies(designer=final, agent=final, hinter=hint_writer(self.config, final)),

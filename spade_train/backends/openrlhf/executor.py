@@ -384,7 +384,7 @@ class SpadeAgentExecutor:
         # Each attempt validates its code once: repeats and verdict reuse are batch matters.
         return _Run(config=config, client=client, backend=backend,
                     sessions=SessionThreads(backend, workers=config.openrlhf.env_workers),
-                    checker=Checker(backend, config.loop.validator(), reuse_verdicts=False,
+                    checker=Checker(backend, config.loop.validator(plan_salt=config.run.seed), reuse_verdicts=False,
                                     reject_warnings=config.loop.warnings == "rejected"),
                     rollout=config.rollout())
 
