@@ -36,8 +36,10 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "interrupted") -> int:
-    """Run a command's body, mapping the toolkit's errors and Ctrl-C to their one-line messages and exit codes."""
+def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "interrupted",
+                disk_refused_advice: str = "run the command again") -> int:
+    """Run a command's body, mapping the toolkit's errors and Ctrl-C to their one-line messages and exit codes.
+    ``disk_refused_advice`` ends the line of a write the disk refused: what to do once there is room."""
     try:
         return body()
     except SpadeError as error:
@@ -62,7 +64,7 @@ def run_command(prog: str, body: Callable[[], int], *, interrupted: str = "inter
         where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
         Screen.of(sys.stderr).line(styled((f"{prog}: error:", "error"), f" {refused}{where}: the disk refused a "
                                           "write; files are written whole or not at all: make room (or make it "
-                                          "writable) and run the command again"))
+                                          f"writable) and {disk_refused_advice}"))
         return EXIT_INVALID
 
 

@@ -34,6 +34,27 @@ def write_through_temporary(path: Path, write: Callable[[Path], object]) -> None
         raise
 
 
+def append_whole(path: Path, data: bytes, *, fsync: bool = False) -> None:
+    """Append ``data`` (whole lines) to ``path``, whole or not at all: a write the disk refuses part of is
+    cut back off, and a file whose last line was cut short by a kill gets a newline first, so that the
+    new lines stay readable. Unbuffered, so nothing is left to flush after a refusal."""
+    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)  # read: its last byte
+    try:
+        size = os.fstat(descriptor).st_size
+        if size and os.pread(descriptor, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            if os.write(descriptor, data) != len(data):  # only a full disk writes part of a regular file
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            if fsync:
+                os.fsync(descriptor)
+        except OSError:
+            os.ftruncate(descriptor, size)
+            raise
+    finally:
+        os.close(descriptor)
+
+
 def check_writable_directory(directory: Path) -> None:
     """Raise ``OSError`` unless a file can be created in ``directory``, or in the nearest existing
     directory above it when it does not exist yet (where it would be created).

@@ -29,7 +29,6 @@ from spade_envs.cli import schema_command
 from spade_envs.cliutil import EXIT_OK, OneLineParser, UsageError, run_command
 from spade_train.config import TRAIN_SCHEMA_MODELS, RunConfig, load_run_config
 from spade_train.run.directory import RunDirectory
-from spade_train.run.records import stopping_on_disk_errors
 
 SET_HELP = ("override a setting of the file, e.g. --set run.iterations=3 or --set loop.kinds='[\"tool_use\"]' "
             "(the value is TOML; repeat --set for several)")
@@ -143,11 +142,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return probe(args, stream)
         overrides = [*args.overrides, *([f'run.logger="{args.logger}"'] if args.logger else [])]
         config = load_run_config(args.config, overrides)
-        with stopping_on_disk_errors(args.out):
-            return (train if args.command == "run" else generate_pool)(config, args, stream)
+        return (train if args.command == "run" else generate_pool)(config, args, stream)
 
     return run_command("spade-train", body,
-                       interrupted="interrupted; finished iterations are in the run directory")
+                       interrupted="interrupted; finished iterations are in the run directory",
+                       disk_refused_advice="rerun the same command with --resume (the last checkpoint is whole)")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ one, cut by a kill) is a ``ResultsFileError``, and nothing is appended to someon
 from __future__ import annotations
 
 import dataclasses
-import errno
 import hashlib
 import json
 import os
@@ -31,7 +30,7 @@ from pydantic import ValidationError
 from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.errors import SpadeError
-from spade_envs.fileio import check_writable_directory
+from spade_envs.fileio import append_whole, check_writable_directory
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import ValidationReport, env_id_for
 
@@ -139,25 +138,7 @@ class ResultsFile:
                   "instructions": result.instructions}
         line = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            size = os.fstat(descriptor).st_size
-            if size and not _ends_with_newline(self.path):
-                line = b"\n" + line  # the previous run was killed in the middle of a line
-            try:
-                if os.write(descriptor, line) != len(line):  # only a full disk writes part of a regular file
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
-            except OSError:
-                os.ftruncate(descriptor, size)  # whole records or none
-                raise
-        finally:
-            os.close(descriptor)
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
+        append_whole(self.path, line)  # after a run killed mid-line, on a line of its own
 
 
 def split_finished(jobs: list[ValidationJob], results: ResultsFile | None) -> tuple[dict[int, JobResult], list[int]]:

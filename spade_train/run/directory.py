@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spade_envs.fileio import check_writable_directory, write_atomically
+from spade_envs.fileio import append_whole, check_writable_directory, disk_refused, write_atomically
 from spade_train.config.sections import RunConfig
 from spade_train.loop.iteration import IterationResult
 from spade_train.run.records import (
@@ -42,7 +42,6 @@ from spade_train.run.records import (
     STATE_FILE,
     TIMINGS_FILE,
     RunDirectoryError,
-    disk_problem,
     file_digests,
     is_timing,
     read_json_lines,
@@ -50,6 +49,25 @@ from spade_train.run.records import (
 
 if TYPE_CHECKING:
     from spade_train.memory import EnvironmentMemory
+
+NEARLY_FULL_BYTES = 1 << 20
+"""Free space below which a failed checkpoint write is taken for the disk being full (a partial write may
+leave a few blocks)."""
+
+
+def _disk_full(error: Exception, directory: Path) -> str | None:
+    """Why writing under ``directory`` failed when it was the disk (None: something else). torch.save says
+    a full disk in words of its own, so an error raised while under ``NEARLY_FULL_BYTES`` are free counts
+    too: ask before the failed write's partial output is removed."""
+    refused = disk_refused(error)
+    if refused is not None or not isinstance(error, (OSError, RuntimeError)):
+        return refused
+    try:
+        usage = os.statvfs(directory)
+    except OSError:
+        return None
+    return os.strerror(errno.ENOSPC) if usage.f_bavail * usage.f_frsize < NEARLY_FULL_BYTES else None
+
 
 @contextmanager
 def _removed_on_failure(staging: Path) -> Iterator[None]:
@@ -60,7 +78,7 @@ def _removed_on_failure(staging: Path) -> Iterator[None]:
     try:
         yield
     except BaseException as error:
-        full = disk_problem(error, staging) if isinstance(error, Exception) else None  # asked while still full
+        full = _disk_full(error, staging) if isinstance(error, Exception) else None  # asked while still full
         shutil.rmtree(staging, ignore_errors=True)
         if full is not None and not isinstance(error, OSError):
             raise OSError(errno.ENOSPC, full, str(staging)) from error
@@ -201,21 +219,8 @@ class RunDirectory:
         write_atomically(self.path / "config.json", config.model_dump_json(indent=2) + "\n")
 
     def _append(self, name: str, rows: list[dict[str, Any]]) -> None:
-        """Append ``rows`` whole or not at all: a write the disk refuses part of is cut back off (unbuffered,
-        so that nothing is left to flush after the refusal)."""
-        data = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
-        descriptor = os.open(self.path / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            size = os.fstat(descriptor).st_size
-            try:
-                if os.write(descriptor, data) != len(data):  # only a full disk writes part of a regular file
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path / name))
-                os.fsync(descriptor)  # a killed run keeps every finished iteration
-            except OSError:
-                os.ftruncate(descriptor, size)
-                raise
-        finally:
-            os.close(descriptor)
+        # fsynced: a killed run keeps every finished iteration
+        append_whole(self.path / name, "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8"), fsync=True)
 
     def record(self, result: IterationResult, extra: dict[str, float | None] | None = None) -> dict[str, Any]:
         """Append the iteration's metrics (with ``extra``, the trainer's), its timings (the loop's seconds

@@ -7,19 +7,13 @@ what a resume checks is ``spade_train.run.resume``.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
-import os
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spade_envs.errors import SpadeError
-from spade_envs.fileio import disk_refused
 
 STATE_FILE = "trainer_state.json"
 METRICS_FILE = "metrics.jsonl"
@@ -38,54 +32,6 @@ class RunDirectoryError(SpadeError):
     """The run directory cannot be used as asked: a run already there, nothing to resume, or a file a
     resume needs is missing, damaged or disagrees with the checkpoint (the message names it and the
     way out)."""
-
-
-class RunDirectoryWriteError(RunDirectoryError):
-    """The run directory stopped taking writes mid-run (a full disk, a read-only remount, a quota): the
-    run stops, with its last checkpoint whole, to be resumed once there is room."""
-
-    exit_code = 1
-
-
-NEARLY_FULL_BYTES = 1 << 20
-"""Free space below which a failed write is taken for the disk being full (a partial write may leave a
-few blocks)."""
-
-
-def disk_problem(error: BaseException, directory: Path) -> str | None:
-    """Why ``error`` is the disk refusing a write (its text), or None when it is something else.
-
-    Some writers (torch.save) report a full disk in words of their own; so an error raised while
-    ``directory``'s file system has less than ``NEARLY_FULL_BYTES`` free counts too (ask before the
-    failed write's partial output is removed)."""
-    refused = disk_refused(error)
-    if refused is not None:
-        return refused
-    try:
-        usage = os.statvfs(directory)
-        if isinstance(error, (OSError, RuntimeError, sqlite3.Error)) and \
-                usage.f_bavail * usage.f_frsize < NEARLY_FULL_BYTES:
-            return os.strerror(errno.ENOSPC)
-    except OSError:
-        pass
-    return None
-
-
-@contextmanager
-def stopping_on_disk_errors(directory: Path) -> Iterator[None]:
-    """Turn the disk refusing a write into one ``RunDirectoryWriteError`` line that names the file."""
-    try:
-        yield
-    except SpadeError:
-        raise  # already one line
-    except Exception as error:
-        problem = disk_refused(error)
-        if problem is None:
-            raise
-        where = error.filename if isinstance(error, OSError) and error.filename else directory
-        raise RunDirectoryWriteError(
-            f"{where}: {problem} while the run was writing; what it finished is kept and nothing is half-written: "
-            "make room, then rerun the same command with --resume") from None
 
 
 def is_timing(key: str) -> bool:

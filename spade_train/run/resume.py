@@ -68,13 +68,13 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
     directory was as the checkpoint left it). ``RunDirectoryError`` names the first problem."""
     step = int(state["step"])
     notes: list[str] = []
-    copies = checkpoint / HISTORY_DIR if verify_checkpoint(run, checkpoint, state) else None
+    copies = copies_of(checkpoint) if verify_checkpoint(run, checkpoint, state) else None
     if copies is None and isinstance(state.get("files"), dict):
         notes.append(f"{_shown(copies_of(checkpoint), run)} is missing or damaged: the history is checked without "
                      "it, and the memory is not rolled back")
     problems = [problem for name in HISTORY_FILES
                 if (problem := _check_history(run, name, step, copies)) is not None]
-    memory_problem = _check_memory(run, step, copies)
+    memory_problem, counts = _check_memory(run, step, copies)
     if memory_problem is not None:
         problems.append(memory_problem)
     if problems and not repair:
@@ -91,7 +91,7 @@ def prepare_resume(run: Path, checkpoint: Path, state: dict[str, Any], *, repair
     notes += [note for name in HISTORY_FILES if name not in repaired
               and (note := _drop_after(run / name, step)) is not None]
     if copies is not None and MEMORY_FILE not in repaired:
-        note = _roll_back_memory(run, copies, step)
+        note = _roll_back_memory(run, copies, step, counts)
         if note is not None:
             notes.append(note)
     return notes
@@ -107,12 +107,12 @@ def verify_checkpoint(run: Path, checkpoint: Path, state: dict[str, Any]) -> boo
     digests = state.get("files")
     copies_sound = False
     if isinstance(digests, dict):
-        model = {name: digest for name, digest in digests.items() if not name.startswith(f"{HISTORY_DIR}/")}
-        _verify(checkpoint, model, run)
-        copies_sound = _differing(checkpoint, {name: digests[name] for name in digests.keys() - model.keys()}) == []
+        differing = _differing(checkpoint, digests)  # every file hashed once (a real model is gigabytes)
+        _refuse_any(checkpoint, [item for item in differing if not item[0].startswith(f"{HISTORY_DIR}/")], run)
+        copies_sound = not differing
     reference = checkpoint.parent / "reference"
     if (reference / DIGESTS_FILE).is_file():
-        _verify(reference, _read_digests(reference / DIGESTS_FILE, run), run)
+        _refuse_any(reference, _differing(reference, _read_digests(reference / DIGESTS_FILE, run)), run)
     elif state.get("reference_kept"):
         raise RunDirectoryError(f"cannot use {run}: {_shown(reference, run)} is missing (the post-warm-up model the "
                                 "run trains against); restore it from a backup, or " + NEW_RUN)
@@ -149,9 +149,9 @@ def _differing(directory: Path, digests: dict[str, Any]) -> list[tuple[str, bool
     return [(name, name not in found) for name, digest in sorted(digests.items()) if found.get(name) != digest]
 
 
-def _verify(directory: Path, digests: dict[str, Any], run: Path) -> None:
-    """Every file ``digests`` lists is in ``directory`` with that SHA-256 (else ``RunDirectoryError``)."""
-    for name, missing in _differing(directory, digests)[:1]:
+def _refuse_any(directory: Path, differing: list[tuple[str, bool]], run: Path) -> None:
+    """``RunDirectoryError`` naming the first of ``differing`` (``_differing``'s files of ``directory``)."""
+    for name, missing in differing[:1]:
         what = "is missing" if missing else "is damaged (its SHA-256 differs from the one saved with it)"
         raise RunDirectoryError(f"cannot use {run}: {_shown(directory / name, run)} {what}; a checkpoint cannot "
                                 f"be repaired (nothing else holds the model): restore it from a backup, or {NEW_RUN}")
@@ -234,22 +234,24 @@ def memory_counts(path: Path, *, immutable: bool = False) -> tuple[int, int]:
         conn.close()
 
 
-def _check_memory(run: Path, step: int, copies: Path | None) -> Problem | None:
+def _check_memory(run: Path, step: int, copies: Path | None) -> tuple[Problem | None, tuple[int, int] | None]:
+    """What is wrong with the run's memory against the checkpoint's copy, and (when it is sound) how many
+    rows it holds beyond the copy's: (environments, evaluations) written after the checkpoint."""
     if copies is None:
-        return None
+        return None, None
     path, copy = run / MEMORY_FILE, copies / MEMORY_FILE
     expected = memory_counts(copy, immutable=True) if copy.is_file() else (0, 0)
     if not path.exists():
-        return None if expected == (0, 0) else Problem(MEMORY_FILE, f"is missing (the checkpoint's copy holds "
-                                                                    f"{expected[0]} environments)")
+        return (None if expected == (0, 0) else Problem(MEMORY_FILE, f"is missing (the checkpoint's copy holds "
+                                                                     f"{expected[0]} environments)")), (0, 0)
     try:
         found = memory_counts(path)
     except sqlite3.DatabaseError as error:
-        return Problem(MEMORY_FILE, f"is not a sound SQLite database ({error})")
+        return Problem(MEMORY_FILE, f"is not a sound SQLite database ({error})"), None
     if found[0] < expected[0] or found[1] < expected[1]:
         return Problem(MEMORY_FILE, f"holds {found[0]} environments and {found[1]} evaluations, fewer than the "
-                                    f"{expected[0]} and {expected[1]} it held at iteration {step}")
-    return None
+                                    f"{expected[0]} and {expected[1]} it held at iteration {step}"), None
+    return None, (found[0] - expected[0], found[1] - expected[1])
 
 
 def _replace_memory(run: Path, copies: Path) -> None:
@@ -275,18 +277,11 @@ def _replace_memory(run: Path, copies: Path) -> None:
             os.unlink(path)
 
 
-def _roll_back_memory(run: Path, copies: Path, step: int) -> str | None:
-    """Replace a sound memory by the checkpoint's copy; says how many rows that rolled back (None: none)."""
-    path, copy = run / MEMORY_FILE, copies / MEMORY_FILE
-    if not path.exists():
-        if copy.is_file():
-            _replace_memory(run, copies)
-        return None
-    found = memory_counts(path)
-    expected = memory_counts(copy, immutable=True) if copy.is_file() else (0, 0)
+def _roll_back_memory(run: Path, copies: Path, step: int, later: tuple[int, int] | None) -> str | None:
+    """Replace the sound memory by the checkpoint's copy; ``later``: the rows that rolls back
+    (``_check_memory``). Says what it rolled back (None: nothing)."""
     _replace_memory(run, copies)
-    later = (found[0] - expected[0], found[1] - expected[1])
-    if later == (0, 0):
+    if not later or later == (0, 0):
         return None
     return (f"{MEMORY_FILE}: rolled back {later[0]} environment(s) and {later[1]} evaluation(s) written after "
             f"iteration {step}")
