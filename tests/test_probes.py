@@ -11,10 +11,13 @@ import json
 import pytest
 
 from spade_envs.checks import check_hint
+from spade_envs.checks.answer_space import AnswerSpace, reading
+from spade_envs.checks.exploits import option_lists
 from spade_envs.checks.hints import find_hint_leak, hint_reader_policies
 from spade_envs.checks.leaks import answer_key, parse_number, simplest_fraction, text_candidates
 from spade_envs.checks.probes import (
     SeedCase,
+    answer_space,
     constant_policies,
     copy_policies,
     distinct_answer_chance,
@@ -112,6 +115,55 @@ def test_variants_are_wrong_answers_only() -> None:
             played = extract_boxed(plan[-1]) or plan[-1]
             if policy.name != "several answers in one reply":
                 assert answer_key(played) != answer_key(str(100 + seed)), (policy.name, played)
+
+
+def _played(policy_plan: tuple[str, ...]) -> list[str]:
+    import re
+
+    return re.findall(r"\\boxed\{([^{}]*)\}", policy_plan[-1])
+
+
+@pytest.mark.parametrize("layout", ["lines", "inline"])
+def test_every_wrong_answer_of_a_multiple_choice_task_is_another_option(layout: str) -> None:
+    """\\boxed{D} or maybe \\boxed{Dx} holds one legal answer: an environment that reads it is honest."""
+    def observation(seed: int) -> str:
+        options = [f"word{seed}{i}" for i in range(5)]
+        if layout == "lines":
+            return "Which one?\n" + "\n".join(f"{'ABCDE'[i]}) {w}" for i, w in enumerate(options))
+        return "Pick one of: " + ", ".join("ABCDE") + "."
+    cases = [_case(s, observation(s), "ABCDE"[s % 5]) for s in range(30)]
+    space = answer_space(cases, option_lists)
+    policies = variant_policies(cases, space)
+    assert {p.name for p in policies} >= {"several answers in one reply", "another answer of the task's own form"}
+    for policy in policies:
+        for seed, plan in list(policy.plans.items()) + list(policy.also.items()):
+            for box in _played(plan):
+                for item in box.split(", "):
+                    assert item in "ABCDE" and len(item) == 1, (policy.name, plan)
+
+
+def test_wrong_answers_keep_the_form_of_fixed_length_codes_and_never_read_as_the_answer() -> None:
+    cases = [_case(s, "Crack the four-letter code.", "".join("RGBYOP"[(s * k) % 6] for k in (1, 2, 3, 5)))
+             for s in range(1, 30)]
+    space = answer_space(cases)
+    assert not space.lengths_vary
+    for case in cases:
+        for wrong in space.wrong_answers(case.seed, case.answer, 3):
+            assert len(wrong) == 4 and wrong.isalpha() and reading(wrong) != reading(case.answer)
+    words = AnswerSpace.build([(s, "", w) for s, w in enumerate(["apple", "banana", "kiwi", "cherry"])])
+    assert words.lengths_vary
+    assert reading("  'B' ") == reading("b") and reading("3 , 4") == reading("3,4")
+    assert all(reading(w) != reading("(B)") for w in AnswerSpace((), {}, False).wrong_answers(0, "(B)"))
+
+
+def test_a_game_move_that_names_one_number_gets_wrong_numbers_in_its_slot() -> None:
+    """guess 606 -> guess 607, never guess guess 607."""
+    cases = [SeedCase(s, "Guess my number from 1 to 999.", ("\\boxed{guess 500}", f"\\boxed{{guess {100 + s}}}"), False)
+             for s in range(20)]
+    for policy in variant_policies(cases):
+        for plan in list(policy.plans.values()) + list(policy.also.values()):
+            for box in _played(plan):
+                assert box.count("guess") <= box.count(",") + 1 and "guess guess" not in box, (policy.name, box)
 
 
 def test_a_copy_of_shown_options_is_at_chance_and_a_fixed_place_is_not() -> None:

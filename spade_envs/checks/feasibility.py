@@ -318,7 +318,7 @@ def _validation_aware(run: CheckRun, cases: list[SeedCase]) -> None:
         return
     scripts: list[tuple[SeedCase, str, tuple[str, ...]]] = []
     for case in screen:
-        wrong = case.prefix() + (case.wrap(_shifted(case.answer, 1)),) if case.answer_like() else None
+        wrong = case.prefix() + (case.wrap(_shifted(case.slot, 1)),) if case.answer_like() else None
         special = case.prefix() + (case.wrap("nan"),) if case.answer_like() else None
         for name, script in (("the solution", case.solution), ("a wrong answer", wrong), ("nan", special)):
             if script:
@@ -546,7 +546,7 @@ def _answer_oracle_tool(run: CheckRun, cases: list[SeedCase]) -> None:
 def _answers_are_final(run: CheckRun, screen: list[SeedCase]) -> bool:
     """Whether a wrong answer ends the episode (a guessing game that lets the agent answer again is not
     helped by a verdict tool: answering is the verdict)."""
-    traces = run.play([EpisodePlan(case.seed, case.prefix() + (case.wrap(_shifted(case.answer, 1)),))
+    traces = run.play([EpisodePlan(case.seed, case.prefix() + (case.wrap(_shifted(case.slot, 1)),))
                        for case in screen[:4]])
     return all(trace.ended for trace in traces)
 
@@ -611,8 +611,8 @@ def _observable_task(run: CheckRun, cases: list[SeedCase]) -> None:
         # Moves that are wrong on both seeds (other seeds' answers, constants) and the solutions' first
         # moves: if none of them gets a different reply on the two seeds, the agent cannot tell them apart.
         others = [c for c in cases if c.key not in (a.key, b.key)][:3]
-        wrong = [a.wrap(c.answer) for c in others if a.answer_like()]
-        left, right = parse_number(a.answer), parse_number(b.answer)
+        wrong = [a.wrap(c.slot) for c in others if a.answer_like()]
+        left, right = parse_number(a.slot), parse_number(b.slot)
         if a.answer_like() and left is not None and right is not None:  # between the two: higher on one, lower on the other
             for value in {(left + right) / 2, left + 1, left - 1, right + 1, right - 1}:
                 text = str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

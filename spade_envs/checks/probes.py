@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from spade_envs.checks.answer_space import AnswerSpace, OptionLists, same_reading
 from spade_envs.checks.leaks import (
     POSITIONS,
     Candidate,
@@ -76,6 +77,15 @@ class SeedCase:
     @cached_property
     def key(self) -> str:
         return answer_key(self.answer)
+
+    @cached_property
+    def slot(self) -> str:
+        """The part of the answer that ``wrap`` puts a played value in: the one number of a game's final move
+        (``guess 606`` -> ``606``), else the whole answer."""
+        numbers = re.findall(r"-?\d+(?:\.\d+)?", self.answer)
+        if not self.tool_use and len(self.solution) > 1 and len(numbers) == 1 and self.answer.strip() != numbers[0]:
+            return numbers[0]
+        return self.answer
 
     @cached_property
     def task_key(self) -> str:
@@ -277,9 +287,15 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
     return policies
 
 
-def _variants(case: SeedCase, order_matters: bool) -> dict[str, str]:
-    """Wrong answers that a lenient checker accepts: name -> content (or full action)."""
-    answer = case.answer.strip()
+def _variants(case: SeedCase, order_matters: bool, space: AnswerSpace) -> dict[str, str]:
+    """Wrong answers of the task's own form that a lenient checker accepts: name -> content.
+
+    Numbers get near misses of the same kind (a tolerance, a sign or digit-order check); other answers get
+    another answer of the task (another option shown, another seed's answer, a code with one character
+    changed) and, only where the seeds' answers differ in length, the answer one character longer or
+    shorter (a prefix or containment check). Never a form the task reads as the answer itself.
+    """
+    answer = case.slot.strip()
     value = parse_number(answer)
     out: dict[str, str] = {}
     if value is not None and value.denominator == 1 and len(answer.lstrip("-")) <= 18:
@@ -300,15 +316,19 @@ def _variants(case: SeedCase, order_matters: bool) -> dict[str, str]:
         out["the reciprocal of the answer"] = f"{value.denominator}/{value.numerator}" if value.numerator else "0"
         out["the answer with its sign flipped"] = f"{-value.numerator}/{value.denominator}"
         out["the answer plus one hundredth"] = f"{float(value) + 0.01:.6g}"
-    if len(answer) >= 2 and value is None:
-        # A character of the same class as the last one, so that the result is another token ("19:153").
-        out["the answer with a character added"] = answer + ("3" if answer[-1].isdigit() else "x")
-        out["the answer without its last character"] = answer[:-1]
+    if value is None:
+        other = space.wrong_answer(case.seed, answer)
+        if other is not None:
+            out["another answer of the task's own form"] = other
+        if len(answer) >= 2 and space.lengths_vary and case.seed not in space.options:
+            # A character of the same class as the last one, so that the result is another token ("19:153").
+            out["the answer with a character added"] = answer + ("3" if answer[-1].isdigit() else "x")
+            out["the answer without its last character"] = answer[:-1]
     if "," in answer and order_matters and not re.search(r"[=:]", answer):
         parts = [p.strip() for p in answer.split(",")]  # unlabelled items, in an order the task asks for
         if len(parts) >= 2 and len(set(parts)) > 1:
             out["the answer's items in reverse order"] = ", ".join(reversed(parts))
-    return {name: content for name, content in out.items() if answer_key(content) != case.key and content}
+    return {name: content for name, content in out.items() if content and not same_reading(content, answer)}
 
 
 _ORDER_WORDS = re.compile(r"\b(in (?:the |\w+ )?order|order(?:ed)? by|sorted|sort them|ascending|descending|"
@@ -373,14 +393,21 @@ def _within_tolerance(content: str, answer: str, tolerance: tuple[float, float])
     return distance <= absolute * 1.000001 or distance <= relative * abs(float(expected)) * 1.000001
 
 
-def variant_policies(cases: list[SeedCase]) -> list[Policy]:
+def answer_space(cases: list[SeedCase], option_lists: OptionLists | None = None) -> AnswerSpace:
+    """The answer space of the verified seeds (``answer_space.AnswerSpace``), read from what wrap() fills."""
+    return AnswerSpace.build([(case.seed, case.observation, case.slot) for case in cases], option_lists)
+
+
+def variant_policies(cases: list[SeedCase], space: AnswerSpace | None = None) -> list[Policy]:
     """Wrong variants of each seed's answer, played in its place (after the solution's other moves).
 
-    A near miss inside a tolerance the task states (``stated_tolerance``) is a right answer, not a variant.
+    Every wrong answer is one of the task's own form (``answer_space``). A near miss inside a tolerance the
+    task states (``stated_tolerance``) is a right answer, not a variant.
     """
     answer_cases = informative_cases(cases)
     if not answer_cases:
         return []
+    space = space if space is not None else answer_space(cases)
     chance = distinct_answer_chance(cases)
     plans: dict[str, dict[int, tuple[str, ...]]] = defaultdict(dict)
     both: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -390,19 +417,22 @@ def variant_policies(cases: list[SeedCase]) -> list[Policy]:
         tolerance = stated_tolerance(case.observation)
         if case.tool_use:  # ToolUseBaseEnv's own comparison has a relative tolerance of 1e-6 (the release's)
             tolerance = (tolerance[0], max(tolerance[1], 1e-6))
-        for name, content in _variants(case, order_matters).items():
-            if not _within_tolerance(content, case.answer, tolerance):
+        for name, content in _variants(case, order_matters, space).items():
+            if not _within_tolerance(content, case.slot, tolerance):
                 plans[name][case.seed] = prefix + (case.wrap(content),)
-        wrong = _wrong_value(case)
+        wrongs = space.wrong_answers(case.seed, case.slot, 2)
+        if not wrongs:
+            continue
+        wrong = wrongs[0]
         if not case.tool_use:
             # Several candidate answers in one reply: right then wrong, and wrong then right. A checker that
             # reads the last box (ours) or the first (the release's template) accepts one order; one that
             # accepts any box accepts both, and an agent can list every candidate.
-            both[case.seed] = (prefix + (f"{case.wrap(case.answer)} or maybe {case.wrap(wrong)}",),
-                               prefix + (f"{case.wrap(wrong)} or maybe {case.wrap(case.answer)}",))
-            if _simple(case.answer):
+            both[case.seed] = (prefix + (f"{case.wrap(case.slot)} or maybe {case.wrap(wrong)}",),
+                               prefix + (f"{case.wrap(wrong)} or maybe {case.wrap(case.slot)}",))
+            if _simple(case.slot) and len(wrongs) == 2:
                 plans["a list of candidates in one box"][case.seed] = prefix + (
-                    case.wrap(", ".join([wrong, case.answer, wrong + "1"])),)
+                    case.wrap(", ".join([wrongs[0], case.slot, wrongs[1]])),)
             if len(case.solution) == 1 and BOXED_PREFIX in case.solution[-1] and "boxed" in case.observation:
                 plans["the answer without \\boxed{}"][case.seed] = (case.answer,)
                 plans["the answer in \\box{} instead of \\boxed{}"][case.seed] = (f"\\box{{{case.answer}}}",)
@@ -411,9 +441,9 @@ def variant_policies(cases: list[SeedCase]) -> list[Policy]:
         else:
             plans["the answer followed by a wrong one"][case.seed] = prefix + (
                 format_answer(f"{case.answer}, {wrong}"),)
-            if _simple(case.answer):
+            if _simple(case.answer) and len(wrongs) == 2:
                 plans["a list of candidates as the answer"][case.seed] = prefix + (
-                    format_answer(f"{wrong}, {case.answer}, {wrong}1"),)
+                    format_answer(f"{wrongs[0]}, {case.answer}, {wrongs[1]}"),)
     how = distinct_answer_how(cases)
     policies = [Policy("answer_variants", name, name, seed_plans, chance, derivation=how)
                 for name, seed_plans in plans.items()]
@@ -426,13 +456,6 @@ def variant_policies(cases: list[SeedCase]) -> list[Policy]:
 
 
 
-
-
-def _wrong_value(case: SeedCase) -> str:
-    value = parse_number(case.answer)
-    if value is not None and value.denominator == 1 and abs(value.numerator) < 10**15:
-        return str(value.numerator + 1)
-    return case.answer + "x" if case.answer else "x"
 
 
 def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str, tuple[str, ...]]]],

@@ -1,0 +1,151 @@
+"""Wrong answers that are answers: drawn from the task's own answer space, as the agent sees it.
+
+Every probe that needs a wrong answer (a near miss, two answers in one reply, a wrong answer boxed after
+reasoning that names every candidate) must play something the task could have as its answer. A
+decoration of the right answer is no such thing: ``\\boxed{D} or maybe \\boxed{Dx}`` beside a four-option
+question holds one legal answer and one malformed box, and an environment that skips the malformed box
+and reads the legal one is honest. Penalising it teaches the designer not to write multiple-choice tasks.
+
+The space is read from what the agent sees, in this order:
+
+1. **the options the seed shows** (lettered or numbered lines, inline lists), when the answer is one of
+   them: the other options;
+2. **the other seeds' answers of the same form** (same length class, same kinds of characters): another
+   task's answer is an answer of this task's kind;
+3. **a well-formed value of the same form**: a number of the same kind (integer, fraction, decimal), a
+   code with one character changed to another of its class, or (only where the seeds' answers differ
+   in length, so that length is not part of the form) a word one letter longer.
+
+Two answers are never counted as different when the task's own parser would read them as one:
+``answer_key`` already folds case, spacing, a final full stop and equivalent number forms; ``same_reading``
+also drops surrounding quotes and brackets and the spacing around punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from spade_envs.checks.leaks import answer_key, parse_number
+
+OptionLists = Callable[[str], list[list[str]]]
+"""Reads the option lists a text shows (``exploits.chance.option_lists``)."""
+
+_WRAPPING = " \t\n'\"`()[]{}<>"
+
+
+def reading(text: str) -> str:
+    """How an ordinary parser reads an answer: ``answer_key`` without surrounding quotes or brackets and
+    without spacing around punctuation (``'b'``, ``(B)`` and ``b`` read alike; so do ``3,4`` and ``3, 4``)."""
+    key = answer_key(text).strip(_WRAPPING)
+    return re.sub(r"\s*([,;:/|=+*-])\s*", r"\1", key)
+
+
+def same_reading(a: str, b: str) -> bool:
+    return reading(a) == reading(b)
+
+
+def form(text: str) -> str:
+    """The shape of an answer: digits as 9, letters as a or A, other characters kept (``AB-12`` -> ``AA-99``)."""
+    out = []
+    for char in text.strip()[:200]:
+        out.append("9" if char.isdigit() else ("A" if char.isupper() else "a") if char.isalpha() else char)
+    return "".join(out)
+
+
+def _kind(text: str) -> str:
+    """The kind of characters of an answer, whatever its length: ``a``, ``A``, ``9``, ``a9``, ..."""
+    return "".join(sorted({c for c in form(text) if c in "aA9"} or {"?"}))
+
+
+@dataclass(frozen=True)
+class AnswerSpace:
+    """The answers a task's seeds have and the options each seed shows (see the module docstring)."""
+
+    answers: tuple[str, ...]
+    options: Mapping[int, tuple[str, ...]]
+    lengths_vary: bool
+
+    @classmethod
+    def build(cls, seeds_and_answers: Sequence[tuple[int, str, str]],
+              option_lists: OptionLists | None = None) -> AnswerSpace:
+        """``seeds_and_answers``: (seed, first observation, answer) of every verified seed."""
+        answers = tuple(answer.strip() for _, _, answer in seeds_and_answers if answer.strip())
+        options: dict[int, tuple[str, ...]] = {}
+        if option_lists is not None:
+            for seed, observation, answer in seeds_and_answers:
+                wanted = reading(answer)
+                for items in option_lists(observation):
+                    if wanted and any(reading(item) == wanted for item in items):
+                        options[seed] = tuple(items)
+                        break
+        text_answers = [a for a in answers if parse_number(a) is None]
+        lengths_vary = len({len(a) for a in text_answers}) > 1
+        return cls(answers, options, lengths_vary)
+
+    def wrong_answers(self, seed: int, answer: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` wrong answers of this seed's task, most plainly legal first."""
+        answer = answer.strip()
+        right = reading(answer)
+        found: list[str] = []
+
+        def add(candidate: str) -> None:
+            candidate = candidate.strip()
+            if candidate and reading(candidate) != right and reading(candidate) not in map(reading, found):
+                found.append(candidate)
+
+        shown = self.options.get(seed)
+        if shown:
+            for option in shown:  # the other options, in the order shown: nothing else is an answer here
+                add(option)
+            return found[:limit]
+        shape, kind = form(answer), _kind(answer)
+        others = Counter(a for a in self.answers if form(a) == shape or (self.lengths_vary and _kind(a) == kind))
+        for other, _ in sorted(others.items(), key=lambda item: (-item[1], item[0])):
+            add(other)
+            if len(found) >= limit:
+                return found
+        for candidate in well_formed_neighbours(answer, self.lengths_vary):
+            add(candidate)
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
+    def wrong_answer(self, seed: int, answer: str) -> str | None:
+        found = self.wrong_answers(seed, answer, 1)
+        return found[0] if found else None
+
+
+def well_formed_neighbours(answer: str, lengths_vary: bool = False) -> list[str]:
+    """Values of the answer's own form next to it: numbers of the same kind, a code with one character
+    changed within its class, a word one letter longer where length is not part of the form."""
+    value = parse_number(answer)
+    if value is not None:
+        if value.denominator == 1 and "." not in answer and "e" not in answer.lower():
+            number = value.numerator
+            return [str(number + 1), str(number - 1), str(number + 2)]
+        if re.fullmatch(r"-?\d+\.\d+", answer.strip()):
+            places = len(answer.strip().split(".")[1])
+            step = 10 ** -places
+            return [f"{float(value) + step:.{places}f}", f"{float(value) - step:.{places}f}"]
+        if value.denominator != 1 and "/" in answer:
+            return [f"{value.numerator + 1}/{value.denominator}", f"{value.numerator}/{value.denominator + 1}"]
+        return [f"{float(value) * 2:g}"]
+    out = []
+    for index in range(len(answer) - 1, -1, -1):  # the last character that has a class changed in its class
+        char = answer[index]
+        if char.isdigit():
+            out.append(answer[:index] + str((int(char) + 1) % 10) + answer[index + 1:])
+        elif char.isalpha() and char.isascii():
+            base = "A" if char.isupper() else "a"
+            out.append(answer[:index] + chr((ord(char) - ord(base) + 1) % 26 + ord(base)) + answer[index + 1:])
+        if len(out) >= 2:
+            break
+    if lengths_vary and answer and answer[-1].isalpha():
+        out.append(answer + ("q" if answer[-1].islower() else "Q"))
+    return out
+
+
+__all__ = ["AnswerSpace", "OptionLists", "form", "reading", "same_reading", "well_formed_neighbours"]
