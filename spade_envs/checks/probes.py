@@ -166,6 +166,8 @@ class ProbeSuite:
     turn_limit: int = 10
     episodes_played: int = 0
     _won: dict[tuple[int, tuple[str, ...]], bool] = field(default_factory=dict)
+    _played: dict[tuple[int, tuple[str, ...]], tuple[int, float]] = field(default_factory=dict)
+    """(seed, actions) -> (moves played before the episode ended, the sum of its rewards)."""
 
     @property
     def seeds(self) -> list[int]:
@@ -186,7 +188,16 @@ class ProbeSuite:
             self.episodes_played += len(traces)
             for item, trace in zip(missing, traces):
                 self._won[item] = trace.won
+                self._played[item] = (len(trace.outcomes), sum(trace.rewards))
         return {item: self._won[item] for item in wanted}
+
+    def moves(self, seed: int, actions: tuple[str, ...]) -> int:
+        """How many moves the episode played before it ended (all of them if it never did)."""
+        return self._played.get((seed, actions), (len(actions), 0.0))[0]
+
+    def total_reward(self, seed: int, actions: tuple[str, ...]) -> float:
+        """The sum of the rewards the episode earned (0 for an episode not played)."""
+        return self._played.get((seed, actions), (0, 0.0))[1]
 
     def evaluate(self, policies: list[Policy]) -> list[Policy]:
         """Fill in wins and trials; return the policies that beat their chance rate."""
@@ -226,6 +237,56 @@ class ProbeSuite:
             if self.rule.beats_chance(policy.wins, policy.trials, policy.chance):
                 found.append(policy)
         return found
+
+
+# ---------------------------------------------------------------------- blind play: the chance a game's space implies
+BLIND_WALKS = 2
+"""Random walks per screen seed that measure what blind play of a game's own moves wins."""
+
+
+@dataclass(frozen=True)
+class BlindPlay:
+    """What a blind player wins in a game: random walks over the moves the game's solutions use.
+
+    A small game (three cups to sort by swapping neighbours) has few distinct tasks and is won by blind play
+    within a few moves on many seeds: where blind play wins at least as often as replaying the most common
+    solution, knowing its few tasks gains an agent nothing, and their number is no finding.
+    ``by_horizon[seed][h - 1]`` is the share of the seed's walks won within ``h`` moves.
+    """
+
+    by_horizon: dict[int, tuple[float, ...]]
+
+    def rate(self, seeds: Iterable[int], horizon: int) -> float | None:
+        """Mean share won within ``horizon`` moves over the given seeds that were walked (None: none were)."""
+        rows = [self.by_horizon[s] for s in seeds if s in self.by_horizon]
+        if not rows:
+            return None
+        index = max(0, min(horizon, len(rows[0])) - 1)
+        return sum(row[index] for row in rows) / len(rows)
+
+
+def is_move_game(cases: list[SeedCase]) -> bool:
+    """A text game played move by move: some solutions take several moves (not a tool-use workflow)."""
+    return bool(cases) and not cases[0].tool_use and any(len(case.solution) > 1 for case in cases)
+
+
+def blind_play(cases: list[SeedCase], suite: ProbeSuite, turn_limit: int, screen: int) -> BlindPlay | None:
+    """Random walks over the game's own moves (every move some solution makes) on the first ``screen`` seeds."""
+    if not is_move_game(cases):
+        return None
+    vocabulary = sorted({action for case in cases for action in case.solution})
+    if len(vocabulary) < 2:
+        return None
+    walks: dict[int, list[tuple[str, ...]]] = {}
+    for case in cases[:screen]:
+        rng = random.Random(case.seed * 7_919 + 17)
+        walks[case.seed] = [tuple(rng.choice(vocabulary) for _ in range(turn_limit)) for _ in range(BLIND_WALKS)]
+    won = suite.outcomes((seed, walk) for seed, seed_walks in walks.items() for walk in seed_walks)
+    by_horizon = {}
+    for seed, seed_walks in walks.items():
+        ends = [suite.moves(seed, walk) for walk in seed_walks if won[(seed, walk)]]
+        by_horizon[seed] = tuple(sum(end <= h for end in ends) / len(seed_walks) for h in range(1, turn_limit + 1))
+    return BlindPlay(by_horizon)
 
 
 # ---------------------------------------------------------------------- chance rates
