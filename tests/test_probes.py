@@ -263,3 +263,20 @@ def test_a_hanging_episode_late_in_a_batch_costs_two_time_limits_not_one_per_epi
         assert len(run.play([EpisodePlan(seed, ("\\boxed{1}",)) for seed in range(30)], session=session)) == 30
     finally:
         run.close()
+
+
+@pytest.mark.parametrize(("hint", "answer", "leaks"), [
+    ("There are 720 eggs, at 27 cents each.", "19440", True),           # a count and a unit price
+    ("The first leg is 400 km and the second 144 km.", "544", True),     # two parts of a sum
+    ("Favourable pairs: 15; all pairs: 45.", "1/3", True),               # a numerator and a denominator
+    ("You had 500 and spent some: 377 are left.", "123", True),          # a difference
+    ("Multiply the 12 crates by the 60 eggs in each.", "720", False),    # the task's own numbers: the task
+    ("Count the eggs first, then price them.", "19440", False),
+])
+def test_a_hint_in_parts_combines_into_the_answer(hint: str, answer: str, leaks: bool) -> None:
+    task = "A bakery orders 12 crates of 60 eggs at 27 cents each; 4 trays per crate. Answer in \\boxed{}."
+    found = find_hint_leak(hint, [answer], only="answer", shown=task)
+    assert (found is not None) == leaks, found
+    # without the task text the parts are not combined: a numerator and denominator named apart still are found
+    alone = find_hint_leak(hint, [answer], only="answer")
+    assert alone is None or "in parts" not in alone

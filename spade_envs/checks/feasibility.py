@@ -797,13 +797,13 @@ def _hint_leak(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> bool:
             return True
     leaks = [(case, leak) for case in hinted
              if (leak := find_hint_leak(own[case.seed], [run.solutions[case.seed]], tool_use=run.tool_use,
-                                        tool_names=names, only="answer"))]
+                                        tool_names=names, only="answer", shown=case.observation))]
     if leaks:
         # The honest chance: how often these hints "contain" another seed's answer. A hint that names numbers
         # or words holds some seed's answer now and then by coincidence; one that gives its own away does so
         # far more often than it holds the others'.
         crossed = sum(find_hint_leak(own[a.seed], [run.solutions[b.seed]], tool_use=run.tool_use,
-                                     tool_names=names, only="answer") is not None
+                                     tool_names=names, only="answer", shown=a.observation) is not None
                       for a, b in zip(hinted, hinted[1:] + hinted[:1]) if a.seed != b.seed)
         chance = crossed / len(hinted)
         # A hint that is one text on every seed and holds a seed's answer is that seed's task worked out,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from typing import Any, Literal
 
 from spade_envs.checks.leaks import (
@@ -76,7 +77,7 @@ def _in_order_share(needles: list[str], haystack: str) -> float:
 
 def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
                    tool_names: list[str] | None = None, replays: list[list[str]] | None = None,
-                   only: Literal["all", "answer", "path"] = "all") -> str | None:
+                   only: Literal["all", "answer", "path"] = "all", shown: str | None = None) -> str | None:
     """How ``hint`` leaks one of the ``solutions`` (one per seed), or None if it does not.
 
     ``replays``, when given, holds for each solution the observations its replay showed (the first
@@ -84,7 +85,8 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
     Answers shorter than two characters are not matched: a hint may well say 'in 3 moves'. ``only``
     narrows what is looked for: "answer" (the final answer, or the number the winning move states, in any
     form: what a hint naming numbers can hold by coincidence) or "path" (the states, moves or tool calls
-    of the winning path).
+    of the winning path). ``shown``, the task text the hint goes with, lets the answer be found in parts:
+    two of the hint's numbers, one of them not in the task, that one +, -, x or / step combines into it.
     """
     answers, path = only != "path", only != "answer"
     hint = clean_control(hint[:MAX_HINT_CHARS])
@@ -114,6 +116,9 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
                 words = number_words(abs(value.numerator)) if value is not None and value.denominator == 1 else None
                 if words and len(words) > 3 and words.replace("-", " ") in lowered.replace("-", " "):
                     return f"spells out the answer ({words!r})"
+                parts = _parts_of(value, candidates, shown) if value is not None and shown is not None else None
+                if parts:
+                    return f"gives the answer in parts ({parts})"
         actions = solution_to_actions(solution, tool_use=tool_use, tool_names=tool_names) if path else []
         if not path:
             pass
@@ -138,6 +143,40 @@ def find_hint_leak(hint: str, solutions: list[Any], *, tool_use: bool = False,
         final_number = _final_move_number(solution, tool_use) if answers else None
         if final_number and re.search(rf"(?<![\w.]){re.escape(final_number)}(?![\w]|\.\d)", lowered):
             return f"contains the number the winning move states ({final_number!r})"
+    return None
+
+
+MAX_PART_NUMBERS = 8
+"""The hint's first numbers that are tried in pairs as parts of the answer."""
+
+
+def _parts_of(target: Fraction, candidates: list[Any], shown: str) -> str | None:
+    """Two numbers of the hint, at least one of them new (not in the task ``shown``), that one arithmetic step
+    combines into ``target``: a count and a unit price, two legs of a sum, a numerator and a denominator.
+
+    Numbers the task shows are the task's own: combining those is the task, and a hint that repeats them
+    gives nothing away. A new number is a result the agent was meant to work out.
+    """
+    task = {c.key for c in text_candidates(shown[:MAX_HINT_CHARS]) if c.kind == "number"}
+    numbers: list[tuple[str, Fraction]] = []
+    for candidate in candidates:
+        if candidate.kind != "number" or any(candidate.key == key for key, _ in numbers):
+            continue
+        value = parse_number(candidate.text)
+        if value is not None:
+            numbers.append((candidate.key, value))
+        if len(numbers) >= MAX_PART_NUMBERS:
+            break
+    for i, (a_key, a) in enumerate(numbers):
+        for b_key, b in numbers[i + 1:]:
+            if a_key in task and b_key in task:
+                continue
+            for shown_as, value in ((f"{a_key} + {b_key}", a + b), (f"{a_key} x {b_key}", a * b),
+                                    (f"{a_key} - {b_key}", a - b), (f"{b_key} - {a_key}", b - a),
+                                    (f"{a_key} / {b_key}", a / b if b else None),
+                                    (f"{b_key} / {a_key}", b / a if a else None)):
+                if value is not None and value == target:
+                    return shown_as
     return None
 
 
