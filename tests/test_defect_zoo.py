@@ -24,7 +24,7 @@ from spade_envs.checks.judge import JUDGE_CHECKS
 from spade_envs.runtime import ExecutionLimits, create_backend
 
 ZOO = Path(__file__).resolve().parent / "zoo"
-WARNING_ONLY_CHECKS = {"close_method", "boxed_actions"}
+WARNING_ONLY_CHECKS = {"close_method", "boxed_actions", "good_answer_refused"}
 
 _EXPECT = re.compile(r"#\s*(expect|expect-warning):\s*([a-z_]+)\s*$")
 _PAD = re.compile(r"^#\s*zoo-pad-bytes:\s*(\d+)", re.MULTILINE)

@@ -109,6 +109,17 @@ CHECKS: tuple[CheckInfo, ...] = (
               "a wrong answer accepted: within a tolerance, as a substring, reordered, sign-flipped, reciprocal, "
               "among several candidates, or without the required wrapper",
               "parse the answer from the last \\boxed{} (or <answer>) and compare it exactly with the solution"),
+    CheckInfo("wrong_answer_paid", "feasibility",
+              "a reply without the right answer (empty, wrong but well formatted, a special value, a note to the "
+              "grader) earning reward without winning, so that an agent collects return without the skill over "
+              "turns or episodes (a warning below 0.1 per episode)",
+              "pay nothing for a wrong, empty or malformed answer; give partial credit only for the parts of an "
+              "answer that are right"),
+    CheckInfo("good_answer_refused", "feasibility",
+              "the right answer refused when written another harmless way (spaces in the box, reasoning before it, "
+              "a closing sentence after it, an equivalent number form) on most seeds tried (a warning)",
+              "read the answer from the last \\boxed{} whatever is around it, ignore spacing, and accept every "
+              "form of the same value"),
     CheckInfo("answer_leak", "feasibility",
               "an answer the agent can copy from what it is shown (task text, tool descriptions, feedback), proven "
               "by a copying policy that wins",

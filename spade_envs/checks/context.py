@@ -41,7 +41,7 @@ from spade_envs.runtime.limits import work_seconds
 from spade_envs.runtime.replies import StepResult
 from spade_envs.runtime.session import EnvSession
 from spade_envs.runtime.traces import EpisodePlan, EpisodeTrace
-from spade_envs.spec.models import CheckFailure
+from spade_envs.spec.models import CheckFailure, KnownAnswers
 
 MAX_TURNS_LIMIT = 1000
 """Largest turn budget an environment may declare (as in ``EnvSpec``)."""
@@ -142,6 +142,8 @@ class DynamicResult:
     """Episodes the checks played (batched or not), for the report."""
     plan_seed: int | None = None
     """The seed the plan's large seeds were drawn with (``CheckConfig.plan_seed_for``): replays the verdict."""
+    known_answers: KnownAnswers | None = None
+    """The known-answer probes' figures (``known_answers.py``), for the report."""
 
     def fail(self, check: str, message: str, *, line: int | None = None, detail: str | None = None,
              seed: int | None = None, actions: Sequence[str] | None = None, step: int | None = None) -> None:

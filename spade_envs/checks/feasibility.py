@@ -28,13 +28,21 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from spade_envs.checks.context import CheckRun, Stop, preview, show_action
-from spade_envs.checks.exploits import ChanceModel, ExploitSearch, SearchContext
+from spade_envs.checks.exploits import ChanceModel, ExploitSearch, SearchContext, option_lists
 from spade_envs.checks.exploits.search import STYLE_PREFIX
 from spade_envs.checks.hints import find_hint_leak, hint_reader_policies
+from spade_envs.checks.known_answers import (
+    PAID_ERROR_RETURN,
+    bad_reply_policies,
+    known_answer_probes,
+    paid_message,
+    refused_message,
+)
 from spade_envs.checks.leaks import action_content, parse_number, squeeze, text_candidates
 from spade_envs.checks.probes import (
     ProbeSuite,
     SeedCase,
+    answer_space,
     blind_play,
     distinct_answer_chance,
     informative_cases,
@@ -85,6 +93,8 @@ def feasibility_tier(run: CheckRun) -> None:
         _same_answer_everywhere(run, cases)
     with run.check("trivially_solvable"):
         _exploit_search(run, cases, suite)
+    with run.check("wrong_answer_paid"):
+        _known_answers(run, cases, suite)
     with run.check("answer_leak"):
         _moves_spelled_out(run, cases)
     if run.config.sum_clipped and run.progress_rewards:
@@ -487,6 +497,26 @@ def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> 
 
 
 _FUZZ_NAMES = {"step_returns": "fuzz_return_types", "reward_range": "fuzz_reward_range"}
+
+
+def _known_answers(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
+    """Replies of known correctness (``known_answers``): wrong ones paid, right ones refused, and the figures."""
+    space = answer_space(cases, option_lists)
+    result = known_answer_probes(cases, suite, space, run.turn_limit, bad_reply_policies(cases, space))
+    run.result.ran.setdefault("good_answer_refused", 0.0)
+    if result is None:
+        return
+    run.result.known_answers = result.figures
+    if result.paid is not None:
+        _, mean, seed, actions = result.paid
+        if mean >= PAID_ERROR_RETURN:
+            run.result.fail("wrong_answer_paid", paid_message(result.paid, run.turn_limit), seed=seed, actions=actions)
+        else:
+            run.result.warn("wrong_answer_paid", paid_message(result.paid, run.turn_limit) + " (A warning: below "
+                            f"{PAID_ERROR_RETURN:g} per episode it does not reject.)", seed=seed, actions=actions)
+    if result.refused is not None:
+        run.result.warn("good_answer_refused", refused_message(result.refused), seed=result.refused[2],
+                        actions=result.refused[3])
 
 
 def _moves_spelled_out(run: CheckRun, cases: list[SeedCase]) -> None:

@@ -166,8 +166,8 @@ class ProbeSuite:
     turn_limit: int = 10
     episodes_played: int = 0
     _won: dict[tuple[int, tuple[str, ...]], bool] = field(default_factory=dict)
-    _played: dict[tuple[int, tuple[str, ...]], tuple[int, float]] = field(default_factory=dict)
-    """(seed, actions) -> (moves played before the episode ended, the sum of its rewards)."""
+    _played: dict[tuple[int, tuple[str, ...]], tuple[int, float, bool]] = field(default_factory=dict)
+    """(seed, actions) -> (moves played, the sum of the rewards, whether the episode ended)."""
 
     @property
     def seeds(self) -> list[int]:
@@ -188,16 +188,27 @@ class ProbeSuite:
             self.episodes_played += len(traces)
             for item, trace in zip(missing, traces):
                 self._won[item] = trace.won
-                self._played[item] = (len(trace.outcomes), sum(trace.rewards))
+                self._played[item] = (len(trace.outcomes), sum(trace.rewards), trace.ended)
         return {item: self._won[item] for item in wanted}
+
+    def __contains__(self, item: tuple[int, tuple[str, ...]]) -> bool:
+        """Whether (seed, actions) has been played."""
+        return item in self._won
+
+    def won(self, seed: int, actions: tuple[str, ...]) -> bool:
+        return self._won.get((seed, actions), False)
 
     def moves(self, seed: int, actions: tuple[str, ...]) -> int:
         """How many moves the episode played before it ended (all of them if it never did)."""
-        return self._played.get((seed, actions), (len(actions), 0.0))[0]
+        return self._played.get((seed, actions), (len(actions), 0.0, False))[0]
 
     def total_reward(self, seed: int, actions: tuple[str, ...]) -> float:
         """The sum of the rewards the episode earned (0 for an episode not played)."""
-        return self._played.get((seed, actions), (0, 0.0))[1]
+        return self._played.get((seed, actions), (0, 0.0, False))[1]
+
+    def ended(self, seed: int, actions: tuple[str, ...]) -> bool:
+        """Whether the episode ended (terminated or truncated) within its actions."""
+        return self._played.get((seed, actions), (0, 0.0, False))[2]
 
     def evaluate(self, policies: list[Policy]) -> list[Policy]:
         """Fill in wins and trials; return the policies that beat their chance rate."""

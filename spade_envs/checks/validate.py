@@ -70,6 +70,7 @@ def validate_source(
     failures, warnings = list(static.failures), list(static.warnings)
     class_found, tool_use = static.class_name, static.tool_use if static.ok else None
     plan_seed = None
+    known_answers = None
     dynamic_tiers = tuple(t for t in config.tiers if t != "static")
     if static.ok and dynamic_tiers:
         dynamic = DynamicChecker(backend, config.dynamic).run(
@@ -77,6 +78,7 @@ def validate_source(
         )
         failures += dynamic.failures
         plan_seed = dynamic.plan_seed
+        known_answers = dynamic.known_answers
         warnings += [w for w in dynamic.warnings if all(w.check != f.check for f in failures)]
         class_found = dynamic.class_name or class_found
         tool_use = dynamic.tool_use if dynamic.tool_use is not None else tool_use
@@ -114,6 +116,7 @@ def validate_source(
         seeds=list(config.dynamic.seeds) if static.ok else [],
         plan_seed=plan_seed,
         fuzz_examples=config.fuzz.examples if "fuzz" in config.tiers else 0,
+        known_answers=known_answers,
         duration_s=round(time.perf_counter() - started, 4),
     )
 

@@ -15,6 +15,8 @@ import random
 import re
 from typing import Any
 
+_COUNT = re.compile(r"(-?\d+)\s*(?:min|mins|minutes?|hours?|hrs?|events?|meetings?|days?|people)?", re.IGNORECASE)
+"""A count answered alone or with its unit: the whole answer must be that, so a negated or hedged one is refused."""
 _TIME = re.compile(r"(\d{1,2}):(\d{2})\s*(am|pm)?", re.IGNORECASE)
 _TZ = re.compile(r"^(?:UTC|GMT)?\s*(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$", re.IGNORECASE)
 _DATE = re.compile(r"^2\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
@@ -118,9 +120,9 @@ class CalendarAssistantEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPA
             hour, suffix = int(m.group(1)), (m.group(3) or "").lower()
             hour = hour % 12 + (12 if suffix == "pm" else 0) if suffix else hour
             return f"{hour:02d}:{m.group(2)}" == expected
-        if isinstance(self._expected_answer, int):  # "180 minutes" is fine
-            numbers = re.findall(r"-?\d+", answer.replace(",", ""))
-            return len(numbers) == 1 and int(numbers[0]) == self._expected_answer
+        if isinstance(self._expected_answer, int):  # "180 minutes" is fine; "not 180" is not 180
+            m = _COUNT.fullmatch(answer.replace(",", "").strip().rstrip("."))
+            return m is not None and int(m.group(1)) == self._expected_answer
         return super().check_answer(answer.strip().strip("\"'"))
 
     def _free_slot(self, date: str, length: int) -> int | None:

@@ -23,6 +23,7 @@ _CATALOGUE: dict[str, list[str]] = {
     "paint": ["primer tin", "roller kit", "masking tape", "brush set", "gloss tin", "paint tray"],
 }
 _STRING = {"type": "string"}
+_AMOUNT = re.compile(r"(?:\$|usd)?\s*(-?\d+(?:\.\d+)?)\s*(?:usd|dollars?|units?|items?|pieces?|pcs)?", re.IGNORECASE)
 
 
 class WarehouseLookupEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPADE loader
@@ -82,9 +83,10 @@ class WarehouseLookupEnv(ToolUseBaseEnv):  # noqa: F821 -- injected by the SPADE
         return obs, {"question_kind": kind, "items": len(items)}
 
     def check_answer(self, answer: str) -> bool:
-        """Accept '$1,234.50', '1234.5 USD' or '35 units': the one number in the answer is compared."""
-        numbers = re.findall(r"-?\d+(?:\.\d+)?", answer.replace(",", ""))
-        return len(numbers) == 1 and super().check_answer(numbers[0])
+        """Accept '$1,234.50', '1234.5 USD' or '35 units': an amount or a count, alone or with its unit; anything
+        else around it ('not 35', '35 or 36') is refused."""
+        m = _AMOUNT.fullmatch(answer.replace(",", "").strip().rstrip("."))
+        return m is not None and super().check_answer(m.group(1))
 
     @staticmethod
     def _text(value: Any, name: str) -> str:

@@ -102,6 +102,19 @@ class TierOutcome(_Model):
     duration_ms: float = Field(ge=0)
 
 
+class KnownAnswers(_Model):
+    """What the known-answer probes measured: replies of known correctness, played where a reference answer
+    exists (``spade_envs/checks/known_answers.py``)."""
+
+    seeds: int = Field(ge=0, description="Seeds whose solution is one answer that the replies were played on.")
+    good_replies: int = Field(ge=0, description="Right answers written another harmless way that were played.")
+    good_refused_share: float = Field(ge=0, le=1, description="Share of those right answers that did not win.")
+    bad_replies: int = Field(ge=0, description="Replies without the right answer that were played.")
+    bad_reply_ceiling: float = Field(ge=-1, le=1, description="The highest return a known-bad reply earned.")
+    answer_free_return: float = Field(ge=-1, le=1, description="The best answer-free strategy's mean return.")
+    answer_free_strategy: str | None = Field(default=None, description="Which strategy that was.")
+
+
 class ValidationReport(_Model):
     """The verdict on one environment file."""
 
@@ -119,6 +132,8 @@ class ValidationReport(_Model):
     plan_seed: int | None = Field(default=None, description="The seed the plan's 32-bit seeds were drawn with: "
                                   "`spade-envs validate --plan-seed N` replays the verdict.")
     fuzz_examples: int = Field(default=0, ge=0, description="Hypothesis examples budgeted for the fuzz tier.")
+    known_answers: KnownAnswers | None = Field(default=None, description="The known-answer probes' figures, where "
+                                               "the feasibility tier played them.")
     duration_s: float = Field(ge=0)
 
     @model_validator(mode="after")
