@@ -4,7 +4,8 @@ The exploit search attacks the answer from what the agent sees; these probes aud
 other side, as a reviewer with the answer key would. For each seed whose ``solution()`` is one answer:
 
 * **good replies** (the right answer with spaces inside the box, with reasoning before it, with a closing
-  sentence after it, in an equivalent number form) must be paid in full. Refusing them is reported as a
+  sentence after it, a fraction as its exact decimal where the task does not ask for a fraction) must be paid
+  in full. Refusing them is reported as a
   share and a warning (``good_answer_refused``): an honest grader may be strict about a form the task
   asks for, but every refusal is return a capable agent loses;
 * **known-bad replies** must be paid nothing. Those that hold the right answer among wrong or negated
@@ -95,11 +96,11 @@ def _good_replies(case: SeedCase) -> dict[str, str]:
         "the answer followed by a closing sentence": f"{case.wrap(answer)} That is my final answer.",
     }
     value = parse_number(answer)
-    if value is not None:  # an integer task may well refuse 12.0; a fraction and its decimal are one value
-        if value.denominator != 1 and "/" in answer and _terminates(value.denominator):
-            out["the fraction as a decimal"] = case.wrap(f"{float(value):.12g}")
-        elif value.denominator != 1 and "." in answer:
-            out["the decimal as a fraction"] = case.wrap(f"{value.numerator}/{value.denominator}")
+    # One value in another form: a fraction as its exact decimal, unless the task asks for a fraction. (An integer
+    # task may well refuse 12.0, and an amount 1301/10: those forms are not asked for anywhere.)
+    if (value is not None and value.denominator != 1 and "/" in answer and _terminates(value.denominator)
+            and "fraction" not in case.observation.lower()):
+        out["the fraction as a decimal"] = case.wrap(f"{float(value):.12g}")
     return out
 
 
