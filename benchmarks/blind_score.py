@@ -29,10 +29,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PLANTED: dict[str, set[str]] = {
     "unnatural_answer": {"answer_variants", "answer_leak", "trivially_solvable", "fuzz_post_episode",
-                         "judge_checker_matches_text"},
+                         "judge_checker_matches_text", "wrong_answer_paid"},
     "disguised_leak": {"answer_leak", "hint_leak", "judge_hint_or_reply_gives_answer"},
     "cheap_strategy": {"trivially_solvable", "answer_oracle_tool", "tool_calls_skipped", "answer_variants",
-                       "answer_leak", "partial_credit"},
+                       "answer_leak", "partial_credit", "wrong_answer_paid"},
     "unsolvable_or_seed_dependent": {"feasible", "fuzz_feasible", "observable_task", "distinct_tasks", "solution_defined",
                                      "judge_solvable_from_view"},
     "text_checker_mismatch": {"answer_format", "judge_checker_matches_text"},
@@ -40,7 +40,8 @@ PLANTED: dict[str, set[str]] = {
                          "reset_deterministic", "trajectory_deterministic", "instance_isolation",
                          "answer_leak", "answer_variants", "trivially_solvable", "hint_leak", "feasible", "wall_clock"},
 }
-"""Defect class -> the checks whose finding names that class of defect. A validation-aware environment is
+"""Defect class -> the checks whose finding names that class of defect (``wrong_answer_paid``, added with
+the check in issue 47, names a grader that pays wrong answers: both an unnatural answer and a cheap strategy). A validation-aware environment is
 caught for its planted reason either by a check that sees it behave differently under validation or by the
 check that names the defect it shows in play."""
 

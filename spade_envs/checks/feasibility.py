@@ -397,12 +397,12 @@ def _tool_calls_skipped(run: CheckRun, cases: list[SeedCase]) -> None:
         if not calls or not case.solution[-1].startswith("<answer>"):
             continue
         run.oracle.reset(case.seed)
-        before = run.oracle.audit()["state"]
+        before = run.oracle.audit()
         reads = []
         for action in calls:
             run.oracle.step(action)
-            after = run.oracle.audit()["state"]
-            if after is None or after == before:
+            after = run.oracle.audit()
+            if not _changes_the_task(before, after):
                 reads.append(action)
             before = after
         if len(reads) < len(calls):
@@ -428,6 +428,19 @@ def _tool_calls_skipped(run: CheckRun, cases: list[SeedCase]) -> None:
             f"{preview(repr(list(wins[0].plan.actions)), 100)}). "
             "Check the state the task asks for (the transfers, bookings, files) before accepting the answer.",
             seed=seed, actions=wins[0].plan.actions)
+
+
+def _changes_the_task(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether a call changed the state beyond counting itself (``EnvSession.audit`` before and after it): a
+    top-level counter (weighings used, queries asked) going up by one while the rest of the state stays the
+    same is bookkeeping of how the answer was found, not a change the task asks for."""
+    if after["state"] is None or after["state"] == before["state"]:
+        return False
+    if before["rest"] is None or before["rest"] != after["rest"]:
+        return True
+    old, new = before["counters"], after["counters"]
+    changed = [key for key in set(old) | set(new) if old.get(key) != new.get(key)]
+    return not changed or any(key not in old or key not in new or new[key] != old[key] + 1 for key in changed)
 
 
 def derivable(key: str, texts: list[str]) -> bool:

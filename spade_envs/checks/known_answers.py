@@ -125,6 +125,10 @@ def _answer_free_replies(case: SeedCase, space: AnswerSpace) -> dict[str, str]:
     return out
 
 
+STALLS = {"an empty reply on every turn": "", "an unreadable move on every turn": "\\boxed{?}"}
+"""Replies that hold no answer and no move, played over every turn of any seed: a grader that pays stalling
+(a reward at truncation, a reward per turn survived) pays an agent that does nothing."""
+
 FLAT_PAIR = ("a wrong answer of the task's own form", "another wrong answer of the task's own form")
 """Two wrong answers whose payments are compared: equal on every seed is a payment for replying."""
 
@@ -147,7 +151,8 @@ def known_answer_probes(cases: list[SeedCase], suite: ProbeSuite, space: AnswerS
     since a payment an agent collects every turn adds up.
     """
     chosen = _answer_cases(cases)[:KNOWN_ANSWER_SEEDS]
-    if not chosen:
+    stalled = cases[:KNOWN_ANSWER_SEEDS]
+    if not chosen and not stalled:
         return None
     good = {case.seed: _good_replies(case) for case in chosen}
     bad = {case.seed: _answer_free_replies(case, space) for case in chosen}
@@ -156,6 +161,8 @@ def known_answer_probes(cases: list[SeedCase], suite: ProbeSuite, space: AnswerS
     suite.outcomes(single)
     repeated = [(seed, (action,) * turn_limit) for seed, replies in bad.items() for action in replies.values()
                 if turn_limit > 1 and not suite.ended(seed, (action,)) and suite.total_reward(seed, (action,)) > 0]
+    stalls = {name: action for name, action in STALLS.items() if not (cases and cases[0].tool_use and "move" in name)}
+    repeated += [(case.seed, (action,) * turn_limit) for case in stalled for action in stalls.values()]
     suite.outcomes(repeated)
 
     def episode_return(seed: int, action: str) -> tuple[float, tuple[str, ...]]:
@@ -179,6 +186,12 @@ def known_answer_probes(cases: list[SeedCase], suite: ProbeSuite, space: AnswerS
             value, plan = episode_return(case.seed, action)
             if not suite.won(case.seed, plan):
                 returns.setdefault(name, []).append((case.seed, value, plan))
+    for case in stalled:  # no answer at all, turn after turn, until the episode ends
+        for name, action in stalls.items():
+            plan = (action,) * turn_limit
+            if not suite.won(case.seed, plan):
+                returns.setdefault(name, []).append((case.seed, max(-1.0, min(1.0, suite.total_reward(case.seed, plan))),
+                                                     plan))
     means = {name: sum(v for _, v, _ in rows) / len(rows) for name, rows in returns.items() if rows}
     ceiling = max([v for rows in returns.values() for _, v, _ in rows] + [0.0])
     for policy in bad_policies or []:

@@ -348,14 +348,19 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
                        answer_key=answer_key(action_content(action)) if action else None)
                 for name, action in actions.items()]
     tokens_plans = {}
+    picked = 0.0  # what picking uniformly among the tokens wins: a task that lists its answer among them allows it
     for case in cases:
         rng = random.Random(case.seed)
         tokens = observation_tokens(case.observation) or ["0"]
         wrap = format_answer if tool_use else boxed
         tokens_plans[case.seed] = tuple(wrap(rng.choice(tokens)) for _ in range(turn_limit))
+        share = sum(answer_key(token) == case.key for token in tokens) / len(tokens)
+        picked += 1 - (1 - share) ** turn_limit
+    picked /= len(cases)
     policies.append(Policy("trivially_solvable", "random observation tokens",
-                           "plays random words and numbers from the first observation", tokens_plans, chance,
-                           derivation=how))
+                           "plays random words and numbers from the first observation", tokens_plans,
+                           max(chance, picked), derivation=how if chance >= picked else
+                           f"what picking among the first observation's words at random wins in {turn_limit} turns"))
     return policies
 
 

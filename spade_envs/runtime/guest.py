@@ -507,7 +507,9 @@ class EnvHost:
 
         ``instructions_met``: for multi-instruction tasks, whether each instruction's check already holds
         (our dict style or the release's ``_message_criteria``); ``state``: a digest of ``self._state``,
-        so the checker can tell which solution calls change the world.
+        so the checker can tell which solution calls change the world; ``counters`` (its top-level whole
+        numbers) and ``rest`` (a digest of the others), so that it can tell a call that only counts itself
+        (weighings used) from one that changes what the task asks for.
         """
         env = self._env(request)
         met: list[bool] | None = None
@@ -519,12 +521,21 @@ class EnvHost:
             elif env._our_instructions():
                 met = [bool(self._call(env._instruction_met, i)) for i in range(min(len(messages), 50))]
         state = getattr(env, "_state", None)
-        digest = None
+        digest = rest = None
+        counters: dict[str, int] = {}
         if state is not None:
-            text = self._call(repr, state)
-            text = text[:1_000_000] if type(text) is str else ""
-            digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
-        return {"instructions_met": met, "state": digest}
+            digest = self._digest(state)
+            if type(state) is dict:  # top-level whole numbers apart (calls counted), and a digest of the rest
+                counters = {key: value for key, value in list(state.items())[:200]
+                            if type(key) is str and len(key) <= 64 and type(value) is int and abs(value) < 2**62}
+                rest = self._digest({key: value for key, value in state.items() if key not in counters})
+        return {"instructions_met": met, "state": digest, "counters": dict(list(counters.items())[:50]),
+                "rest": rest}
+
+    def _digest(self, value: Any) -> str:
+        text = self._call(repr, value)
+        text = text[:1_000_000] if type(text) is str else ""
+        return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
     def _op_close(self, request: dict[str, Any]) -> None:
         for env in self.envs:

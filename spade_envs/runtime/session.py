@@ -208,15 +208,20 @@ class EnvSession:
         return self._parsed(lambda value: parse_oracle(value, seeds), self._request(request))
 
     def audit(self) -> dict[str, Any]:
-        """For a tool-use environment right now: which instructions already hold, and a digest of its state."""
+        """For a tool-use environment right now: which instructions already hold, a digest of its state, and its
+        top-level whole numbers apart from a digest of the rest (hostile data: each field is checked)."""
         result = self._request({"op": "audit"})
         if not isinstance(result, dict):
             raise EnvCrashError("the backend sent a malformed reply to audit()")
         met = result.get("instructions_met")
-        state = result.get("state")
+        state, rest, counters = result.get("state"), result.get("rest"), result.get("counters")
         return {
             "instructions_met": [x is True for x in met[:50]] if isinstance(met, list) else None,
             "state": state if isinstance(state, str) and len(state) <= 64 else None,
+            "rest": rest if isinstance(rest, str) and len(rest) <= 64 else None,
+            "counters": {key: value for key, value in list(counters.items())[:50]
+                         if isinstance(key, str) and len(key) <= 64 and type(value) is int and abs(value) < 2**62}
+            if isinstance(counters, dict) else {},
         }
 
     def solution(self) -> Any:
