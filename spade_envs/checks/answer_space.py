@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spade_envs.checks.leaks import answer_key, parse_number
 
@@ -60,13 +60,27 @@ def _kind(text: str) -> str:
     return "".join(sorted({c for c in form(text) if c in "aA9"} or {"?"}))
 
 
-@dataclass(frozen=True)
+@dataclass
 class AnswerSpace:
     """The answers a task's seeds have and the options each seed shows (see the module docstring)."""
 
     answers: tuple[str, ...]
     options: Mapping[int, tuple[str, ...]]
     lengths_vary: bool
+    _by_form: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _by_kind: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _found: dict[tuple[int, str, int], list[str]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        # The seeds' answers grouped by form and by kind once, most common first: wrong_answers is asked for
+        # every seed by several families, and scanning every answer each time was most of its cost.
+        forms: dict[str, Counter[str]] = {}
+        kinds: dict[str, Counter[str]] = {}
+        for answer in self.answers:
+            forms.setdefault(form(answer), Counter())[answer] += 1
+            kinds.setdefault(_kind(answer), Counter())[answer] += 1
+        self._by_form = {key: _most_common_first(counts) for key, counts in forms.items()}
+        self._by_kind = {key: _most_common_first(counts) for key, counts in kinds.items()}
 
     @classmethod
     def build(cls, seeds_and_answers: Sequence[tuple[int, str, str]],
@@ -88,34 +102,46 @@ class AnswerSpace:
     def wrong_answers(self, seed: int, answer: str, limit: int = 3) -> list[str]:
         """Up to ``limit`` wrong answers of this seed's task, most plainly legal first."""
         answer = answer.strip()
+        cached = self._found.get((seed, answer, limit))
+        if cached is not None:
+            return list(cached)
         right = reading(answer)
         found: list[str] = []
+        seen: set[str] = {right}
 
-        def add(candidate: str) -> None:
+        def add(candidate: str) -> bool:
+            """Add a candidate; True once ``limit`` are found."""
             candidate = candidate.strip()
-            if candidate and reading(candidate) != right and reading(candidate) not in map(reading, found):
+            key = reading(candidate)
+            if candidate and key not in seen:
+                seen.add(key)
                 found.append(candidate)
+            return len(found) >= limit
 
         shown = self.options.get(seed)
         if shown:
             for option in shown:  # the other options, in the order shown: nothing else is an answer here
-                add(option)
-            return found[:limit]
-        shape, kind = form(answer), _kind(answer)
-        others = Counter(a for a in self.answers if form(a) == shape or (self.lengths_vary and _kind(a) == kind))
-        for other, _ in sorted(others.items(), key=lambda item: (-item[1], item[0])):
-            add(other)
-            if len(found) >= limit:
-                return found
-        for candidate in well_formed_neighbours(answer, self.lengths_vary):
-            add(candidate)
-            if len(found) >= limit:
-                break
+                if add(option):
+                    break
+        else:
+            others = self._by_form.get(form(answer), [])
+            if self.lengths_vary:
+                others = others + self._by_kind.get(_kind(answer), [])
+            done = any(add(other) for other in others[: 4 * limit + 8])
+            if not done:
+                for candidate in well_formed_neighbours(answer, self.lengths_vary):
+                    if add(candidate):
+                        break
+        self._found[(seed, answer, limit)] = found[:limit]
         return found[:limit]
 
     def wrong_answer(self, seed: int, answer: str) -> str | None:
         found = self.wrong_answers(seed, answer, 1)
         return found[0] if found else None
+
+
+def _most_common_first(counts: Counter[str]) -> list[str]:
+    return [answer for answer, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def well_formed_neighbours(answer: str, lengths_vary: bool = False) -> list[str]:

@@ -27,6 +27,7 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
+from spade_envs.checks.answer_space import AnswerSpace
 from spade_envs.checks.context import CheckRun, Stop, preview, show_action
 from spade_envs.checks.exploits import ChanceModel, ExploitSearch, SearchContext, option_lists
 from spade_envs.checks.exploits.search import STYLE_PREFIX
@@ -91,10 +92,11 @@ def feasibility_tier(run: CheckRun) -> None:
             _tool_calls_skipped(run, cases)
     with run.check("trivially_solvable"):
         _same_answer_everywhere(run, cases)
+    space = answer_space(cases, option_lists)
     with run.check("trivially_solvable"):
-        _exploit_search(run, cases, suite)
+        _exploit_search(run, cases, suite, space)
     with run.check("wrong_answer_paid"):
-        _known_answers(run, cases, suite)
+        _known_answers(run, cases, suite, space)
     with run.check("answer_leak"):
         _moves_spelled_out(run, cases)
     if run.config.sum_clipped and run.progress_rewards:
@@ -472,14 +474,14 @@ def _same_answer_everywhere(run: CheckRun, cases: list[SeedCase]) -> None:
             actions=cases[0].solution)
 
 
-def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
+def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite, space: AnswerSpace) -> None:
     """The exploit search (``exploits/search.py``): each check's cheapest strategy that beats chance."""
     if run.result.failed("trivially_solvable") or not cases:
         return
     distinct = len({case.task_key for case in cases})
     model = ChanceModel.build([(case.seed, case.observation, case.answer) for case in cases], distinct)
     context = SearchContext(cases, run.turn_limit, run.tool_use, model, dict(run.first_infos),
-                            lambda plans: run.play(plans, record="full"), screen=run.config.probe_screen)
+                            lambda plans: run.play(plans, record="full"), screen=run.config.probe_screen, space=space)
     try:
         result = ExploitSearch(context, suite, budget=run.config.search_episodes).run()
     except ContractViolation as violation:  # the search's episodes are generated sequences, like the fuzzer's:
@@ -512,9 +514,8 @@ def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> 
 _FUZZ_NAMES = {"step_returns": "fuzz_return_types", "reward_range": "fuzz_reward_range"}
 
 
-def _known_answers(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite) -> None:
+def _known_answers(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite, space: AnswerSpace) -> None:
     """Replies of known correctness (``known_answers``): wrong ones paid, right ones refused, and the figures."""
-    space = answer_space(cases, option_lists)
     result = known_answer_probes(cases, suite, space, run.turn_limit, bad_reply_policies(cases, space))
     run.result.ran.setdefault("good_answer_refused", 0.0)
     if result is None:

@@ -34,6 +34,8 @@ from spade_envs.spec.models import KnownAnswers
 
 KNOWN_ANSWER_SEEDS = 8
 """Seeds the good and answer-free replies are played on (the first of the plan's verified seeds)."""
+STALL_SEEDS = 4
+"""Seeds stalling is played on: every turn of the budget each, and a grader that pays stalling pays it on all."""
 PAID_ERROR_RETURN = 0.1
 """An answer-free strategy whose mean return reaches this is an error (falsepass's usual ceiling)."""
 PAID_MIN_RETURN = 0.01
@@ -151,7 +153,7 @@ def known_answer_probes(cases: list[SeedCase], suite: ProbeSuite, space: AnswerS
     since a payment an agent collects every turn adds up.
     """
     chosen = _answer_cases(cases)[:KNOWN_ANSWER_SEEDS]
-    stalled = cases[:KNOWN_ANSWER_SEEDS]
+    stalled = cases[:STALL_SEEDS]
     if not chosen and not stalled:
         return None
     good = {case.seed: _good_replies(case) for case in chosen}
