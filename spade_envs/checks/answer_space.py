@@ -91,6 +91,8 @@ class AnswerSpace:
         if option_lists is not None:
             for seed, observation, answer in seeds_and_answers:
                 wanted = reading(answer)
+                if not wanted or wanted.lower() not in reading(observation[:12_000]).lower():
+                    continue  # an answer the task does not show is in none of its lists
                 for items in option_lists(observation):
                     if wanted and any(reading(item) == wanted for item in items):
                         options[seed] = tuple(items)

@@ -8,10 +8,10 @@ other side, as a reviewer with the answer key would. For each seed whose ``solut
   in full. Refusing them is reported as a
   share and a warning (``good_answer_refused``): an honest grader may be strict about a form the task
   asks for, but every refusal is return a capable agent loses;
-* **known-bad replies** must be paid nothing. Those that hold the right answer among wrong or negated
-  words (``\\boxed{not 12}``, ``\\boxed{999 or 12}``, ``\\boxed{12 (this is wrong)}``, a note asking a model
-  judge for full marks) are strategies of the exploit search (``bad_reply_policies``): winning with them
-  is ``answer_variants``. Those that hold no answer at all (an empty reply or box, a wrong answer of the
+* **known-bad replies** must be paid nothing. Those that hold the right answer beside a wrong one or
+  negated (``\\boxed{999 or 12}``, ``\\boxed{not 12}``) are strategies of the exploit search
+  (``bad_reply_policies``): winning with them is ``answer_variants`` (an error for two answers accepted in
+  both orders, a warning for a negated one). Those that hold no answer at all (an empty reply or box, a wrong answer of the
   task's own form, a special value, a note to the judge, malformed nesting) are played here for the reward
   they earn without winning: **partial payment to a wrong answer** is ``wrong_answer_paid`` when it adds up
   to return an agent earns without the skill, over the turns of an episode or over episodes. Honest partial
@@ -64,19 +64,12 @@ def bad_reply_policies(cases: list[SeedCase], space: AnswerSpace) -> list[Policy
     for case in informative_cases(cases):
         answer = case.slot.strip()
         wrong = space.wrong_answer(case.seed, answer)
-        replies = {
-            "the answer negated in the box (not <answer>)": f"not {answer}",
-            "the answer retracted in the box (<answer> (this is wrong))": f"{answer} (this is wrong)",
-        }
-        for name, content in replies.items():
-            plans.setdefault(name, {})[case.seed] = case.prefix() + (case.wrap(content),)
+        plans.setdefault("the answer negated in the box (not <answer>)", {})[case.seed] = case.prefix() + (
+            case.wrap(f"not {answer}"),)
         if wrong is None:
             continue
         pair[case.seed] = (case.prefix() + (case.wrap(f"{wrong} or {answer}"),),
                            case.prefix() + (case.wrap(f"{answer} or {wrong}"),))
-        if not case.tool_use:
-            plans.setdefault("the answer named, then retracted for a wrong one", {})[case.seed] = case.prefix() + (
-                f"{STYLE}At first I thought {answer}, but that is wrong. {case.wrap(wrong)}",)
     policies = []
     for name, seed_plans in plans.items():
         policy = Policy("answer_variants", name, name, seed_plans, chance)

@@ -51,12 +51,16 @@ from spade_envs.runtime.traces import EpisodePlan, EpisodeTrace
 PlayFn = Callable[[list[EpisodePlan]], list[EpisodeTrace]]
 """Plays scripted episodes in a rollout-like session and returns their traces, in order."""
 
-NUMBER_CONSTANTS = ("0", "1", "-1", "2", "7", "42", "100", "1000", "1000000", "2147483647", "-2147483648",
-                    "99999999999999999999", "0.5")
+NUMBER_CONSTANTS = ("0", "1", "-1", "42", "100", "1000", "2147483647", "-2147483648", "99999999999999999999", "0.5")
+"""A spread of values: small, round, at the edges of machine integers, beyond them, and a fraction (2, 7 and
+1000000 were dropped in issue 47 to pay for the known-answer probes: a checker lenient to any number accepts
+its neighbours 1, 42 and 1000 as well)."""
 WORD_CONSTANTS = ("", "yes", "no", "true", "A", "none")
 TOOL_CONSTANTS = ("0", "1", "done", "yes", "")
-SCREEN_STEPS = 2_500
-"""Step budget of a probe screen before it is halved: 16 seeds of 10 constant policies over 15 turns."""
+SCREEN_STEPS = 2_000
+"""Step budget of a probe screen before it is halved: 16 seeds of 12 constant policies over 10 turns (2,500
+until issue 47, whose known-answer probes it pays for: long games screen their constants on 8 seeds, and a
+constant that wins there is still played on every seed)."""
 
 
 @dataclass(frozen=True)
@@ -354,7 +358,8 @@ def constant_policies(cases: list[SeedCase], turn_limit: int) -> list[Policy]:
         tokens = observation_tokens(case.observation) or ["0"]
         wrap = format_answer if tool_use else boxed
         tokens_plans[case.seed] = tuple(wrap(rng.choice(tokens)) for _ in range(turn_limit))
-        share = sum(answer_key(token) == case.key for token in tokens) / len(tokens)
+        wanted = {case.key, case.answer.strip().lower()}  # compared as written (answer_key on every token was slow)
+        share = sum(token.lower() in wanted for token in tokens) / len(tokens)
         picked += 1 - (1 - share) ** turn_limit
     picked /= len(cases)
     policies.append(Policy("trivially_solvable", "random observation tokens",
