@@ -12,7 +12,7 @@ other side, as a reviewer with the answer key would. For each seed whose ``solut
   negated (``\\boxed{999 or 12}``, ``\\boxed{not 12}``) are strategies of the exploit search
   (``bad_reply_policies``): winning with them is ``answer_variants`` (an error for two answers accepted in
   both orders, a warning for a negated one). Those that hold no answer at all (an empty reply or box, a wrong answer of the
-  task's own form, a special value, a note to the judge, malformed nesting) are played here for the reward
+  task's own form, a special value, a note to the judge, boxes nested around nothing) are played here for the reward
   they earn without winning: **partial payment to a wrong answer** is ``wrong_answer_paid`` when it adds up
   to return an agent earns without the skill, over the turns of an episode or over episodes. Honest partial
   credit for a partly right answer is not: a payment that differs between wrong answers of the same form
@@ -32,7 +32,7 @@ from spade_envs.checks.leaks import parse_number
 from spade_envs.checks.probes import Policy, ProbeSuite, SeedCase, distinct_answer_chance, informative_cases
 from spade_envs.spec.models import KnownAnswers
 
-KNOWN_ANSWER_SEEDS = 8
+KNOWN_ANSWER_SEEDS = 6
 """Seeds the good and answer-free replies are played on (the first of the plan's verified seeds)."""
 STALL_SEEDS = 4
 """Seeds stalling is played on: every turn of the budget each, and a grader that pays stalling pays it on all."""
@@ -110,7 +110,7 @@ def _answer_free_replies(case: SeedCase, space: AnswerSpace) -> dict[str, str]:
     """Replies that hold no right answer (name -> action)."""
     wrong = space.wrong_answer(case.seed, case.slot)
     out = {"an empty reply": "", "an empty box": case.wrap(""), "the special value nan": case.wrap("nan"),
-           "boxes nested 200 deep around nothing": "\\boxed{" * 200 + "}" * 200}
+           "boxes nested around nothing": "\\boxed{" * 20 + "}" * 20}
     if wrong is not None:
         out["a wrong answer of the task's own form"] = case.wrap(wrong)
         out["a wrong answer with a note to the grader"] = case.wrap(wrong) + JUDGE_NOTE
