@@ -247,6 +247,46 @@ def test_the_sandbox_holds_the_standard_library_generated_code_uses():
     assert "imports" in {f.check for f in run_static_checks(environment).failures}  # environments: still not
 
 
+MODULE_LOOKUPS = {
+    "dataclass": "from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\n    y: int = 2\n"
+                 "def f(n):\n    return P(n).x + P(n).y\n",
+    "frozen dataclass with field": "from dataclasses import dataclass, field\n@dataclass(frozen=True, order=True)\n"
+                                   "class P:\n    k: int\n    tags: tuple = field(default=())\n"
+                                   "def f(n):\n    return sorted([P(n), P(1)])[0].k\n",
+    "type hints": "import typing\nclass A:\n    x: 'int'\ndef f(n):\n    return len(typing.get_type_hints(A)) + n\n",
+    "pickle round trip": "import pickle\nclass Box:\n    def __init__(self, v):\n        self.v = v\n"
+                         "def f(n):\n    return pickle.loads(pickle.dumps(Box(n))).v\n",
+    "inspect.getmodule": "import inspect\ndef f(n):\n    return n if inspect.getmodule(f) is not None else -1\n",
+    "namedtuple": "from typing import NamedTuple\nclass Pt(NamedTuple):\n    x: int\n    y: int\n"
+                  "def f(n):\n    return Pt(n, 1).x\n",
+    "enum": "import enum\nclass C(enum.Enum):\n    A = 1\n    B = 2\ndef f(n):\n    return C(1).value * n\n",
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(MODULE_LOOKUPS))
+def test_programs_that_look_their_own_module_up_run_as_they_do_natively(idiom):
+    """Issue 35: the candidate runs as a registered module (dataclasses failed with 'NoneType' object has no
+    attribute '__dict__' when it was a bare namespace), called and as a script on stdin."""
+    import sys
+    import types
+
+    program = MODULE_LOOKUPS[idiom]
+
+    module = types.ModuleType("native_check")
+    sys.modules["native_check"] = module
+    try:
+        exec(compile(program, "<native>", "exec"), module.__dict__)  # noqa: S102 -- the test's own program, natively
+        expected = module.f(3)
+    finally:
+        sys.modules.pop("native_check", None)
+    outcome = ProgramRunner().run_calls(program, "f", [[3]])
+    assert outcome.error is None and "error" not in outcome.results[0], (outcome.error, outcome.results)
+    assert decode_value(outcome.results[0]["ok"]) == expected
+    script = program + "print(f(int(input())))\n"
+    run = ProgramRunner().run_stdio(script, ["3\n"])
+    assert run.results[0].get("ok", "").strip() == str(expected), run.results
+
+
 def test_native_modules_run_in_the_process_backend_unless_refused():
     program = "import numpy as np\n\ndef mean(xs):\n    return np.mean(xs)\n"
     native = ProgramRunner().run_calls(program, "mean", [[[1, 2, 3]]])

@@ -370,8 +370,17 @@ class ProgramRunEnv:
         pass
 
 
+def registered_module(name):
+    """A fresh module registered under ``name`` in sys.modules, for the program to run in: what looks its
+    own module up (dataclasses, pickle, typing.get_type_hints, inspect.getmodule, enum) finds it there, as
+    it would when the program is imported or run as a script."""
+    module = type(sys)(name)
+    sys.modules[name] = module
+    return module
+
+
 def run_calls(job, code):
-    namespace = {"__name__": job.get("module_name", "__candidate__")}
+    namespace = registered_module(job.get("module_name", "__candidate__")).__dict__
     real_stdout = sys.stdout
     try:
         sys.stdout = io.StringIO()
@@ -414,8 +423,9 @@ def run_stdio(job, code):
     real_stdin, real_stdout = sys.stdin, sys.stdout
     limits = job.get("time_limits")
     results = []
+    harness_main = sys.modules.get("__main__")
     for index, text in enumerate(job["inputs"]):
-        namespace = {"__name__": "__main__"}
+        namespace = registered_module("__main__").__dict__  # a script runs as __main__, one fresh run per input
         sys.stdin, sys.stdout = _LineStdin(text), io.StringIO()
         start = time.perf_counter()
         try:
@@ -429,6 +439,8 @@ def run_stdio(job, code):
             result = {"error": describe(error)}
         finally:
             sys.stdin, sys.stdout = real_stdin, real_stdout
+            if harness_main is not None:
+                sys.modules["__main__"] = harness_main
         result["time"] = time.perf_counter() - start
         if "error" not in result and limits is not None and result["time"] > limits[index]:
             result = {"timeout": result["time"]}
