@@ -125,3 +125,29 @@ def test_an_environment_that_cannot_start_is_left_out_with_its_reason(demo_pool)
     assert len(env.get_eval_dataset()) == 1 and "no start" in env.skipped[broken.id]
     with pytest.raises(PoolError, match="no environment of the pool could start"):
         SpadePoolEnv([broken], backend, seeds_per_env=1)
+
+
+def test_an_episode_won_on_its_last_allowed_move_is_won(monkeypatch) -> None:
+    """Issue 35: verifiers stops at max_turns replies without stepping the environment with the last one, so
+    wrong, wrong, right on a three-turn task scored 0 here and 1 in `spade-envs play`."""
+    (chain,) = [e for e in load_pool("bundled") if e.spec.class_name == "ChainArithmeticEnv"]
+    assert chain.spec.max_turns == 3
+    answers = {}
+    with sandbox_backend().open_session(chain.source, class_name=chain.spec.class_name) as session:
+        for seed in range(SEEDS):
+            first = session.reset(seed).observation
+            answers[first] = solution_to_actions(session.solution())[-1]
+
+    def agent(request) -> str:
+        users = [m["content"] for m in request.messages if m["role"] == "user"]
+        if len(users) < 3:
+            return "Let me try. \\boxed{-1}"  # wrong on the first two turns
+        return next(answer for first, answer in answers.items() if users[0].startswith(first))
+
+    env = SpadePoolEnv([chain], sandbox_backend(), seeds_per_env=SEEDS)
+    with PolicyServer(ScriptedPolicy(agent, name="last-move"), port=0) as server:
+        results = env.evaluate_sync(client=client_for(server, monkeypatch), model="last-move", max_concurrent=2)
+    for output in results["outputs"]:
+        assert output["error"] is None and output["metrics"]["num_turns"] == 3
+        assert output["reward"] == 1.0 and output["metrics"]["won"] == 1.0, output["completion"]
+        assert "Correct" in str(output["completion"][-1])  # the environment's reply to the last move is kept

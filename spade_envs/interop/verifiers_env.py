@@ -62,6 +62,11 @@ def reply_as_action(message: Any) -> str:
     return text
 
 
+def concat(*parts: vf.Messages) -> vf.Messages:
+    """Message lists one after another (a reply after the prompt it answered)."""
+    return [message for part in parts for message in (part if isinstance(part, list) else [part])]
+
+
 def _tool_defs(tools: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """OpenAI-style tool schemas (``{"type": "function", "function": {...}}``) in verifiers' own form."""
     found = []
@@ -151,9 +156,23 @@ class SpadePoolEnv(vf.MultiTurnEnv):
         await asyncio.to_thread(env.reset, int(info["seed"]), info["spade_env_id"], bool(info.get("hinted")))
         return state
 
+    @vf.stop
+    async def max_turns_reached(self, state: vf.State) -> bool:
+        """verifiers stops at ``max_turns`` replies without sending the last one to the environment (it steps
+        the environment only to build the next prompt): the environment plays that reply here first, so an
+        episode won on its last allowed move is won (issue 35)."""
+        if self.max_turns <= 0 or len(state["trajectory"]) < self.max_turns:
+            return False
+        env = state.get(STATE_KEY)
+        if env is not None and not env.done and state.get("spade_steps", 0) < len(state["trajectory"]):
+            last = state["trajectory"][-1]
+            await self.env_response(concat(last["prompt"], last["completion"]), state)
+        return True
+
     async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs: Any) -> vf.Messages:
         env: SandboxedPoolEnv = state[STATE_KEY]
         reply = messages[-1]
+        state["spade_steps"] = state.get("spade_steps", 0) + 1
         transition = await asyncio.to_thread(env.step, reply_as_action(reply))
         state["trajectory"][-1]["reward"] = transition.reward
         state["spade_rewards"] = list(env.rewards)
