@@ -151,3 +151,37 @@ def test_an_episode_won_on_its_last_allowed_move_is_won(monkeypatch) -> None:
         assert output["error"] is None and output["metrics"]["num_turns"] == 3
         assert output["reward"] == 1.0 and output["metrics"]["won"] == 1.0, output["completion"]
         assert "Correct" in str(output["completion"][-1])  # the environment's reply to the last move is kept
+
+
+def test_vf_eval_pays_a_win_on_the_last_allowed_move(tmp_path, monkeypatch) -> None:
+    """The same through `vf-eval`, verifiers' own command line, on the bundled single-answer tasks."""
+    import os
+    import subprocess
+    import sys
+
+    tasks = [e for e in load_pool("bundled") if e.spec.kind == "single_answer"]
+    answers = {}
+    for task in tasks:
+        with sandbox_backend().open_session(task.source, class_name=task.spec.class_name) as session:
+            for seed in range(SEEDS):
+                first = session.reset(seed).observation
+                answers[first] = solution_to_actions(session.solution())[-1]
+
+    def agent(request) -> str:
+        users = [m["content"] for m in request.messages if m["role"] == "user"]
+        if len(users) < 3:
+            return "\\boxed{-1}"
+        return next(answer for first, answer in answers.items() if users[0].startswith(first))
+
+    out = tmp_path / "vf"
+    with PolicyServer(ScriptedPolicy(agent, name="last-move"), port=0) as server:
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "vf-eval"), "spade_envs.interop.verifiers_env",
+             "-a", json.dumps({"kinds": ["single_answer"], "seeds_per_env": SEEDS}), "-b", server.url,
+             "-k", "SPADE_LOCAL_KEY", "-m", "last-move", "-n", str(len(answers)), "-r", "1", "-d", "-s",
+             "-o", str(out), "--disable-env-server"],
+            capture_output=True, text=True, timeout=300, env={**os.environ, "SPADE_LOCAL_KEY": "local"}, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [json.loads(line) for path in out.rglob("*.jsonl") for line in path.read_text().splitlines() if line.strip()]
+    rewards = [row["reward"] for row in rows if "reward" in row]
+    assert len(rewards) == len(answers) and all(reward == 1.0 for reward in rewards), rewards
