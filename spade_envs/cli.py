@@ -589,13 +589,13 @@ def cmd_serve_openenv(args: argparse.Namespace, out: TextIO) -> int:
                          "threads, where an in-process call cannot be stopped); use --sandbox process or wasm, "
                          "or leave --timeout out")
     timeout = SERVE_TIMEOUT_S if args.timeout is None else args.timeout
+    from spade_envs.interop.pool_env import load_pool, sandbox_backend
+
+    environments = load_pool(args.pool, allow_unvalidated=args.allow_unvalidated)  # the pool is checked first
     try:
         from spade_envs.interop.openenv_server import create_app, serve
     except ImportError:
         raise UsageError("serve-openenv needs OpenEnv; install it with: pip install 'spade-toolkit[interop]'") from None
-    from spade_envs.interop.pool_env import load_pool, sandbox_backend
-
-    environments = load_pool(args.pool)
     _check_port_free(args.host, args.port)
     app = create_app(environments, sandbox_backend(args.sandbox, timeout), max_sessions=args.max_sessions)
     out.write(f"serving {len(environments)} environments of {printable(args.pool)} as an OpenEnv server at "
@@ -750,6 +750,8 @@ def build_parser() -> argparse.ArgumentParser:
     openenv.add_argument("--timeout", type=positive_seconds(MAX_CALL_SECONDS), default=None,
                          help=f"seconds allowed per environment call (default {SERVE_TIMEOUT_S:g}; not with "
                          "--sandbox inprocess, which cannot stop a call on the server's threads)")
+    openenv.add_argument("--allow-unvalidated", action="store_true",
+                         help="serve a pool whose manifest says some environments were not validated")
     return parser
 
 

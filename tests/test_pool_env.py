@@ -68,3 +68,35 @@ def test_a_hanging_environment_ends_its_episode_and_the_next_reset_starts_afresh
         assert after.observation.startswith("The episode is over") and after.reward == 0.0
         env.reset(1)
         assert env.error is None and env.step("ok").reward == 0.5
+
+
+def test_every_loader_refuses_an_unvalidated_pool_unless_allowed(tmp_path, capsys) -> None:
+    """Issue 35, item 6: a manifest that says validated: false is refused by load_pool, verifiers' entry
+    point, GEM's registration and serve-openenv, each with one line; an explicit allow loads it."""
+    from spade_envs.cli import main
+    from spade_envs.pool import write_pool
+    from tests.conftest import COUNTER_ENV
+
+    spec = EnvSpec(id=env_id_for(COUNTER_ENV), class_name="CounterEnv", kind="multi_turn_game", skill="x", max_turns=5)
+    write_pool(tmp_path / "unchecked", "unchecked", [(spec, COUNTER_ENV)], validated=False)
+    write_pool(tmp_path / "checked", "checked", [(spec, COUNTER_ENV)], validated=True)
+    pool = str(tmp_path / "unchecked")
+    with pytest.raises(PoolError, match="not validated.*allow_unvalidated=True, --allow-unvalidated"):
+        load_pool(pool)
+    assert len(load_pool(pool, allow_unvalidated=True)) == 1 and len(load_pool(str(tmp_path / "checked"))) == 1
+    with pytest.raises(PoolError, match="not validated"):
+        load_pool(f"{pool}#{spec.id}")
+    vf = pytest.importorskip("verifiers")
+    with pytest.raises(RuntimeError, match="not validated"):  # verifiers wraps what the entry point raises
+        vf.load_environment("spade_envs.interop.verifiers_env", pool=pool)
+    assert vf.load_environment("spade_envs.interop.verifiers_env", pool=pool, allow_unvalidated=True, seeds_per_env=1)
+    pytest.importorskip("gem")
+    from spade_envs.interop.gem_env import register_pool
+
+    with pytest.raises(PoolError, match="not validated"):
+        register_pool(pool, prefix="unchecked-test")
+    assert register_pool(pool, prefix="unchecked-test", allow_unvalidated=True) == [f"unchecked-test/{spec.id}"]
+    capsys.readouterr()
+    assert main(["serve-openenv", pool, "--port", "1"]) != 0  # refused before any port is touched
+    err = capsys.readouterr().err
+    assert "not validated" in err and err.count("\n") == 1 and "Traceback" not in err, err

@@ -71,12 +71,13 @@ class SpadeGemEnv(gem.Env):
 
 
 def register_pool(pool: str | Path, *, prefix: str = DEFAULT_PREFIX, pool_id: str | None = None,
-                  sandbox: str = DEFAULT_BACKEND, hinted: bool = False) -> list[str]:
+                  sandbox: str = DEFAULT_BACKEND, hinted: bool = False, allow_unvalidated: bool = False) -> list[str]:
     """Register every environment of ``pool`` (a directory, ``DIR#ID`` or ``bundled``) with GEM.
 
-    Returns the ids registered (``PREFIX/ENV_ID`` each, and ``pool_id`` for the whole pool when given).
+    Returns the ids registered (``PREFIX/ENV_ID`` each, and ``pool_id`` for the whole pool when given). A pool
+    with unvalidated environments is refused unless ``allow_unvalidated``.
     """
-    environments = load_pool(pool)
+    environments = load_pool(pool, allow_unvalidated=allow_unvalidated)
     options = {"backend": sandbox_backend(sandbox), "hinted": hinted}
     registered = []
     for environment in environments:

@@ -42,16 +42,26 @@ class PoolEnvironment:
         return self.spec.id
 
 
-def load_pool(reference: str | Path) -> list[PoolEnvironment]:
+def load_pool(reference: str | Path, *, allow_unvalidated: bool = False) -> list[PoolEnvironment]:
     """The environments ``reference`` names: a pool directory, ``DIR#ID``, or ``bundled`` (the SDK's library).
 
-    The pool is verified against its manifest; a ``PoolError`` says in one line what is wrong.
+    The pool is verified against its manifest; a ``PoolError`` says in one line what is wrong. A pool whose
+    manifest says an environment was not validated (a memory export with ``min_validated=False``, a
+    third-party baseline pool) is refused unless ``allow_unvalidated``: serving code nobody checked to
+    agents that train on it is a choice to make on purpose, never by default.
     """
     if str(reference) == "bundled":
         return [PoolEnvironment(entry.spec(), entry.source()) for entry in bundled_registry()]
     if not split_pool_ref(reference)[0].exists():
         raise PoolError(f"no pool at {reference}; give a directory spade-envs export or a run wrote")
-    return [PoolEnvironment(entry.spec, source) for entry, source in read_pool_ref(reference)]
+    loaded = read_pool_ref(reference)
+    unchecked = [entry.spec.id for entry, _ in loaded if not entry.validated]
+    if unchecked and not allow_unvalidated:
+        raise PoolError(f"{reference}: {len(unchecked)} of {len(loaded)} environments are not validated (the manifest "
+                        f"says validated: false, e.g. {unchecked[0]}); validate them (spade-envs validate) and "
+                        "export a validated pool, or allow unvalidated environments explicitly "
+                        "(allow_unvalidated=True, --allow-unvalidated)")
+    return [PoolEnvironment(entry.spec, source) for entry, source in loaded]
 
 
 def sandbox_backend(sandbox: str = DEFAULT_BACKEND, call_timeout_s: float = 10.0) -> ExecutionBackend:

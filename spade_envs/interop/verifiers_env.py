@@ -198,10 +198,13 @@ class SpadePoolEnv(vf.MultiTurnEnv):
 
 def load_environment(pool: str = "bundled", sandbox: str = DEFAULT_BACKEND, seeds_per_env: int = 4,
                      first_seed: int = 0, hinted: bool = False, kinds: Sequence[str] | None = None,
-                     native_tools: bool = True, call_timeout_s: float = 10.0, **kwargs: Any) -> SpadePoolEnv:
+                     native_tools: bool = True, call_timeout_s: float = 10.0, allow_unvalidated: bool = False,
+                     **kwargs: Any) -> SpadePoolEnv:
     """verifiers' entry point: the pool at ``pool`` (a directory, ``DIR#ID`` or ``bundled``) as a
-    ``SpadePoolEnv`` running in the ``sandbox`` backend; ``kinds`` keeps only environments of those kinds."""
-    environments = [e for e in load_pool(pool) if kinds is None or e.spec.kind in kinds]
+    ``SpadePoolEnv`` running in the ``sandbox`` backend; ``kinds`` keeps only environments of those kinds.
+    A pool with unvalidated environments is refused unless ``allow_unvalidated``."""
+    environments = [e for e in load_pool(pool, allow_unvalidated=allow_unvalidated)
+                    if kinds is None or e.spec.kind in kinds]
     if not environments:
         raise PoolError(f"{pool} holds no environments of the kinds {', '.join(kinds or [])}")
     return SpadePoolEnv(environments, sandbox_backend(sandbox, call_timeout_s), seeds_per_env=seeds_per_env,
