@@ -121,7 +121,8 @@ class RunSettings(_Model):
     seed: int = 0
     tool_call_format: str = Field("fc", description="BFCL's call format: fc (function calling) or prompt.")
     code_execution: dict[str, Any] | None = Field(
-        None, description="Where generated programs ran and under which limits (CodeExecution).")
+        None, description="Where generated programs ran, under which limits (CodeExecution), and the Python "
+                          "version of each place (`python`: backend -> version, asked of the backend).")
 
     @classmethod
     def of(cls, settings: EvalSettings, benchmarks: list[str], *, ran_code: bool) -> RunSettings:
@@ -130,7 +131,8 @@ class RunSettings(_Model):
         shared = {name: getattr(settings, name) for name in cls.model_fields
                   if name not in ("benchmarks", "data_dir", "code_execution")}
         return cls(**shared, benchmarks=benchmarks, data_dir=str(settings.data_dir) if settings.data_dir else None,
-                   code_execution=settings.code_execution.settings() if ran_code else None)
+                   code_execution={**settings.code_execution.settings(),
+                                   "python": settings.code_execution.interpreters()} if ran_code else None)
 
 
 class EvalResults(_Model):

@@ -126,6 +126,10 @@ def test_runs_against_a_local_openai_compatible_server(served_tiny_model, tmp_pa
     execution = results.settings.code_execution
     assert execution is not None and execution["sandbox"] == "wasm" and execution["native_backend"] == "process"
     assert execution["native_modules"] == ["numpy"] and execution["native_memory_mb"] == 4096
+    import platform  # the Python of each place programs ran, asked of it: the sandbox's is not the host's
+
+    assert execution["python"]["process"] == platform.python_version()
+    assert execution["python"]["wasm"].startswith("3.14")
     assert all(
         sample.response or sample.details.get("finish_reason")
         for b in results.benchmarks

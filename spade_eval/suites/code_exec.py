@@ -81,6 +81,42 @@ class CodeExecution:
         """What the results document records."""
         return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
 
+    def interpreters(self) -> dict[str, str]:
+        """The Python version each backend programs may run in reports (``sandbox`` and ``native_backend``),
+        asked of the backend itself: the sandbox's CPython is not the host's (3.14 in the wasm guest), and
+        some outputs differ between versions (the float ``sum`` of HumanEval/32, see the evaluation guide)."""
+        found = {}
+        for name in dict.fromkeys(b for b in (self.sandbox, self.native_backend) if b):
+            try:
+                backend = create_backend(name, ExecutionLimits(call_timeout_s=60.0))
+                with backend.open_session(_VERSION_PROBE, class_name="VersionEnv") as session:
+                    found[name] = session.reset(0).observation[:40]
+            except (EnvRuntimeError, ValueError) as error:
+                found[name] = f"unknown ({type(error).__name__})"
+        return found
+
+
+_VERSION_PROBE = """
+import sys
+
+
+class VersionEnv:
+    def __init__(self, max_turns=1, **kwargs):
+        pass
+
+    def reset(self, seed=None):
+        return sys.version.split()[0], {}
+
+    def step(self, action):
+        return "", 0.0, True, False, {}
+
+    def solution(self):
+        return ""
+
+    def close(self):
+        pass
+"""
+
 
 def imports_any(program: str, modules: tuple[str, ...]) -> bool:
     """Whether ``program`` imports (anywhere in it) one of ``modules`` or a submodule of one."""
