@@ -10,6 +10,8 @@ The space is read from what the agent sees, in this order:
 
 1. **the options the seed shows** (lettered or numbered lines, inline lists), when the answer is one of
    them: the other options;
+   When the answer is several of the options shown (three primes among eight numbers), one of them is
+   swapped for another option shown;
 2. **the other seeds' answers of the same form** (same length class, same kinds of characters): another
    task's answer is an answer of this task's kind;
 3. **a well-formed value of the same form**: a number of the same kind (integer, fraction, decimal), a
@@ -67,6 +69,8 @@ class AnswerSpace:
     answers: tuple[str, ...]
     options: Mapping[int, tuple[str, ...]]
     lengths_vary: bool
+    subsets: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Seeds whose answer is several of the options shown (``13, 59, 61`` of eight numbers listed): the options."""
     _by_form: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _by_kind: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _found: dict[tuple[int, str, int], list[str]] = field(default_factory=dict, repr=False)
@@ -81,6 +85,13 @@ class AnswerSpace:
             kinds.setdefault(_kind(answer), Counter())[answer] += 1
         self._by_form = {key: _most_common_first(counts) for key, counts in forms.items()}
         self._by_kind = {key: _most_common_first(counts) for key, counts in kinds.items()}
+        numbers = [a for a in self.answers if parse_number(a) is not None]
+        self.signed = any(a.startswith("-") for a in numbers)
+        """Whether a sign is part of the answers' form (some answer is negative)."""
+        self.fractional = any("." in a or "/" in a for a in numbers)
+        """Whether fractions are part of the answers' form."""
+        self.digits_vary = len({len(a.lstrip("-")) for a in numbers if a.lstrip("-").isdigit()}) > 1
+        """Whether the number of digits varies (a 3-digit code is not a number a digit longer)."""
 
     @classmethod
     def build(cls, seeds_and_answers: Sequence[tuple[int, str, str]],
@@ -88,18 +99,25 @@ class AnswerSpace:
         """``seeds_and_answers``: (seed, first observation, answer) of every verified seed."""
         answers = tuple(answer.strip() for _, _, answer in seeds_and_answers if answer.strip())
         options: dict[int, tuple[str, ...]] = {}
+        subsets: dict[int, tuple[str, ...]] = {}
         if option_lists is not None:
             for seed, observation, answer in seeds_and_answers:
                 wanted = reading(answer)
-                if not wanted or wanted.lower() not in reading(observation[:12_000]).lower():
-                    continue  # an answer the task does not show is in none of its lists
+                parts = [reading(part) for part in answer.split(",")] if "," in answer else []
+                shown = _squeezed(observation[:12_000])
+                if not wanted or not all(_squeezed(part) in shown for part in parts or [answer]):
+                    continue  # an answer the task does not show is in none of its lists (a cheap test first)
                 for items in option_lists(observation):
-                    if wanted and any(reading(item) == wanted for item in items):
+                    keys = {reading(item) for item in items}
+                    if wanted in keys:
                         options[seed] = tuple(items)
+                        break
+                    if len(parts) >= 2 and all(part in keys for part in parts) and len(items) > len(parts):
+                        subsets[seed] = tuple(items)
                         break
         text_answers = [a for a in answers if parse_number(a) is None]
         lengths_vary = len({len(a) for a in text_answers}) > 1
-        return cls(answers, options, lengths_vary)
+        return cls(answers, options, lengths_vary, subsets)
 
     def wrong_answers(self, seed: int, answer: str, limit: int = 3) -> list[str]:
         """Up to ``limit`` wrong answers of this seed's task, most plainly legal first."""
@@ -120,8 +138,19 @@ class AnswerSpace:
                 found.append(candidate)
             return len(found) >= limit
 
-        shown = self.options.get(seed)
-        if shown:
+        shown, subset = self.options.get(seed), self.subsets.get(seed)
+        if subset and not shown:  # several options are the answer: the answer with one, then all, swapped
+            parts = [part.strip() for part in answer.split(",")]
+            chosen = {reading(part) for part in parts}
+            others = [option.strip() for option in subset if reading(option) not in chosen]
+            if others:
+                add(", ".join(parts[:-1] + [others[0]]))
+            if len(others) >= len(parts):  # nothing right in it: no partial credit is due to this one
+                add(", ".join(others[: len(parts)]))
+            for option in others[1:]:
+                if add(", ".join(parts[:-1] + [option])):
+                    break
+        elif shown:
             for option in shown:  # the other options, in the order shown: nothing else is an answer here
                 if add(option):
                     break
@@ -140,6 +169,11 @@ class AnswerSpace:
     def wrong_answer(self, seed: int, answer: str) -> str | None:
         found = self.wrong_answers(seed, answer, 1)
         return found[0] if found else None
+
+
+def _squeezed(text: str) -> str:
+    """Lower case without whitespace: a cheap test of whether a text shows an answer somewhere."""
+    return "".join(text.lower().split())
 
 
 def _most_common_first(counts: Counter[str]) -> list[str]:

@@ -384,16 +384,18 @@ def _variants(case: SeedCase, order_matters: bool, space: AnswerSpace) -> dict[s
         number = value.numerator
         for delta in (1, -1, 2, 5, -5):
             out[f"the answer {'+' if delta > 0 else '-'} {abs(delta)}"] = str(number + delta)
-        if number:
+        if number and (space.signed or space.digits_vary):  # a sign, more digits or a fraction only where the form has them
             out["the answer with its sign flipped"] = str(-number)
         digits = str(abs(number))
         if len(digits) >= 2 and digits[::-1] != digits and not digits[::-1].startswith("0"):
             out["the answer's digits reversed"] = ("-" if number < 0 else "") + digits[::-1]
         if len(digits) >= 2:
             out["the answer's digits in another order"] = ("-" if number < 0 else "") + digits[1:] + digits[0]
-        out["the answer with a digit put in front"] = ("-" if number < 0 else "") + "1" + digits
-        out["the answer with a digit added at the end"] = str(number) + "3"
-        out["the answer with a decimal fraction added"] = f"{number}.5"
+        if space.digits_vary:
+            out["the answer with a digit put in front"] = ("-" if number < 0 else "") + "1" + digits
+            out["the answer with a digit added at the end"] = str(number) + "3"
+        if space.fractional:
+            out["the answer with a decimal fraction added"] = f"{number}.5"
     elif value is not None and value.denominator != 1:
         out["the reciprocal of the answer"] = f"{value.denominator}/{value.numerator}" if value.numerator else "0"
         out["the answer with its sign flipped"] = f"{-value.numerator}/{value.denominator}"
