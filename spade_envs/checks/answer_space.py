@@ -71,6 +71,12 @@ class AnswerSpace:
     lengths_vary: bool
     subsets: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     """Seeds whose answer is several of the options shown (``13, 59, 61`` of eight numbers listed): the options."""
+    signed: bool = field(init=False, default=False)
+    """Whether a sign is part of the answers' form (some answer is negative)."""
+    fractional: bool = field(init=False, default=False)
+    """Whether fractions are part of the answers' form."""
+    digits_vary: bool = field(init=False, default=False)
+    """Whether the number of digits varies (a 3-digit code is not a number a digit longer)."""
     _by_form: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _by_kind: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _found: dict[tuple[int, str, int], list[str]] = field(default_factory=dict, repr=False)
@@ -87,11 +93,8 @@ class AnswerSpace:
         self._by_kind = {key: _most_common_first(counts) for key, counts in kinds.items()}
         numbers = [a for a in self.answers if parse_number(a) is not None]
         self.signed = any(a.startswith("-") for a in numbers)
-        """Whether a sign is part of the answers' form (some answer is negative)."""
         self.fractional = any("." in a or "/" in a for a in numbers)
-        """Whether fractions are part of the answers' form."""
         self.digits_vary = len({len(a.lstrip("-")) for a in numbers if a.lstrip("-").isdigit()}) > 1
-        """Whether the number of digits varies (a 3-digit code is not a number a digit longer)."""
 
     @classmethod
     def build(cls, seeds_and_answers: Sequence[tuple[int, str, str]],
