@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from spade_envs.checks.answer_space import AnswerSpace, OptionLists, same_reading
 from spade_envs.checks.leaks import (
@@ -158,6 +158,16 @@ class ProbeFinding:
     actions: tuple[str, ...]
 
 
+class Played(NamedTuple):
+    """One scripted episode as the suite keeps it."""
+
+    won: bool
+    moves: int
+    """Moves played before the episode ended (all of them if it never did)."""
+    total_reward: float
+    ended: bool
+
+
 @dataclass
 class ProbeSuite:
     """Runs policies on the verified seeds: all of them on the first ``screen`` seeds, and the full set
@@ -169,9 +179,8 @@ class ProbeSuite:
     screen: int = 16
     turn_limit: int = 10
     episodes_played: int = 0
-    _won: dict[tuple[int, tuple[str, ...]], bool] = field(default_factory=dict)
-    _played: dict[tuple[int, tuple[str, ...]], tuple[int, float, bool]] = field(default_factory=dict)
-    """(seed, actions) -> (moves played, the sum of the rewards, whether the episode ended)."""
+    _played: dict[tuple[int, tuple[str, ...]], Played] = field(default_factory=dict)
+    """(seed, actions) -> what playing it gave; each (seed, actions) is played once."""
 
     @property
     def seeds(self) -> list[int]:
@@ -186,33 +195,36 @@ class ProbeSuite:
     def outcomes(self, plans: Iterable[tuple[int, tuple[str, ...]]]) -> dict[tuple[int, tuple[str, ...]], bool]:
         """Whether each (seed, actions) wins, playing only what has not been played yet."""
         wanted = list(dict.fromkeys(plans))
-        missing = [item for item in wanted if item not in self._won]
+        missing = [item for item in wanted if item not in self._played]
         if missing:
             traces = self.play([EpisodePlan(seed, actions) for seed, actions in missing])
             self.episodes_played += len(traces)
             for item, trace in zip(missing, traces):
-                self._won[item] = trace.won
-                self._played[item] = (len(trace.outcomes), sum(trace.rewards), trace.ended)
-        return {item: self._won[item] for item in wanted}
+                self._played[item] = Played(trace.won, len(trace.outcomes), sum(trace.rewards), trace.ended)
+        return {item: self._played[item].won for item in wanted}
 
     def __contains__(self, item: tuple[int, tuple[str, ...]]) -> bool:
         """Whether (seed, actions) has been played."""
-        return item in self._won
+        return item in self._played
 
     def won(self, seed: int, actions: tuple[str, ...]) -> bool:
-        return self._won.get((seed, actions), False)
+        played = self._played.get((seed, actions))
+        return played is not None and played.won
 
     def moves(self, seed: int, actions: tuple[str, ...]) -> int:
         """How many moves the episode played before it ended (all of them if it never did)."""
-        return self._played.get((seed, actions), (len(actions), 0.0, False))[0]
+        played = self._played.get((seed, actions))
+        return played.moves if played is not None else len(actions)
 
     def total_reward(self, seed: int, actions: tuple[str, ...]) -> float:
         """The sum of the rewards the episode earned (0 for an episode not played)."""
-        return self._played.get((seed, actions), (0, 0.0, False))[1]
+        played = self._played.get((seed, actions))
+        return played.total_reward if played is not None else 0.0
 
     def ended(self, seed: int, actions: tuple[str, ...]) -> bool:
         """Whether the episode ended (terminated or truncated) within its actions."""
-        return self._played.get((seed, actions), (0, 0.0, False))[2]
+        played = self._played.get((seed, actions))
+        return played is not None and played.ended
 
     def evaluate(self, policies: list[Policy]) -> list[Policy]:
         """Fill in wins and trials; return the policies that beat their chance rate."""
@@ -224,8 +236,8 @@ class ProbeSuite:
             return chosen + [(s, policy.also[s]) for s, _ in chosen if s in policy.also]
 
         def won(policy: Policy, seed: int) -> bool:
-            return self._won[(seed, policy.plans[seed])] and (
-                seed not in policy.also or self._won[(seed, policy.also[seed])])
+            return self.won(seed, policy.plans[seed]) and (
+                seed not in policy.also or self.won(seed, policy.also[seed]))
 
         self.outcomes([item for policy in policies
                        for item in items(policy, None if policy.predicted else screen)])
