@@ -25,15 +25,19 @@ from spade_eval.suites.bfcl import (
     make_benchmarks,
 )
 from spade_eval.suites.bfcl.categories import MULTI_TURN, RELEVANCE, SINGLE_TURN, language_of
+from spade_eval.suites.bfcl.fc_decoding import format_fc_reply
 from spade_eval.suites.bfcl.multi_turn import MultiTurnBenchmark
+from spade_eval.suites.bfcl.prompting import ToolSet, ast_form, decode_reply
 from spade_eval.suites.bfcl.single_turn import SingleTurnBenchmark
 from spade_eval.suites.tool_calls import (
+    CallSyntaxError,
     ToolCall,
     format_python_calls,
     format_tagged_calls,
     parse_python_calls,
 )
 from spade_train.policies.base import Generation, GenerationRequest
+from spade_train.policies.openai_compat import _parse_completion
 from tests.corruption import corrupt_value
 
 UNWINNABLE = {
@@ -158,9 +162,7 @@ def gold_calls(
 def _reply(calls: list[ToolCall], mode: str, shown_to_real: dict[str, str]) -> str:
     if mode == "fc":
         shown = {real: offered for offered, real in shown_to_real.items()}
-        return format_tagged_calls(
-            [ToolCall(shown.get(call.name, call.name), call.arguments) for call in calls]
-        )
+        return format_fc_reply([ToolCall(shown.get(call.name, call.name), call.arguments) for call in calls])
     return format_python_calls(calls)
 
 
@@ -283,7 +285,7 @@ def gold_policy(entry, mode: str, corrupt_turn: int | None = None):
             return Generation(text="That is done.")
         if mode == "fc":
             return Generation(
-                text=format_tagged_calls([ToolCall(c.name.replace(".", "_"), c.arguments) for c in calls])
+                text=format_fc_reply([ToolCall(c.name.replace(".", "_"), c.arguments) for c in calls])
             )
         return Generation(text=format_python_calls(calls))
 
@@ -434,16 +436,22 @@ _STAND_INS = {
             "retry_if_exception_message", "retry_if_exception_type", "wait_random_exponential", "stop_after_attempt"
         )},
     },
-    "overrides": {"final": lambda function: function, "override": lambda function: function},
+    "overrides": {
+        "final": lambda function: function,
+        "override": lambda function: function,
+        "EnforceOverrides": type("EnforceOverrides", (), {}),
+    },
 }
-"""Modules bfcl-eval's evaluation runner imports that the --no-deps install lacks: tree-sitter (it parses
-Java and JavaScript replies), tenacity and overrides (decorators of its API handlers). Decoding Python
-replies uses none of them; a stand-in is put in place only where the real module is missing."""
+"""Modules bfcl-eval's evaluation runner and model handlers import that the --no-deps install lacks:
+tree-sitter (it parses Java and JavaScript replies), tenacity and overrides (decorators and a base class
+of its handlers). Decoding Python replies uses none of them; a stand-in is put in place only where the
+real module is missing."""
 
 
 @pytest.fixture(scope="module")
 def bfcl_own():
-    """bfcl-eval's own per-entry evaluation (``eval_runner``) and the decoders of its prompting handlers."""
+    """bfcl-eval's own per-entry evaluation (``eval_runner``), the decoders of its prompting handlers and
+    its ``QwenFCHandler`` (the reference of ``fc`` mode), as bfcl builds it for Qwen3-8B-FC."""
     import importlib
     import sys
     import types
@@ -459,10 +467,17 @@ def bfcl_own():
         library.load_bfcl()
         runner = importlib.import_module("bfcl_eval.eval_checker.eval_runner")
         decoders = importlib.import_module("bfcl_eval.model_handler.utils")
+        qwen_fc = importlib.import_module("bfcl_eval.model_handler.local_inference.qwen_fc")
     handler = types.SimpleNamespace(
         decode_ast=decoders.default_decode_ast_prompting, decode_execute=decoders.default_decode_execute_prompting
     )
-    return types.SimpleNamespace(runner=runner, handler=handler, enums=library.load_bfcl().enums)
+    return types.SimpleNamespace(
+        runner=runner,
+        handler=handler,
+        enums=library.load_bfcl().enums,
+        fc_handler=qwen_fc.QwenFCHandler("Qwen/Qwen3-8B", 0.001, "Qwen/Qwen3-8B-FC", True),
+        to_call_strings=decoders.convert_to_function_call,
+    )
 
 
 def _single_turn_replies(category: str, entry: Any) -> list[str]:
@@ -566,3 +581,202 @@ def test_multi_turn_verdicts_equal_bfcl_eval_own_evaluation(bfcl_own, category):
             verdicts.append((item.id, corrupt is None, record.score == 1.0, theirs))
     assert [v for v in verdicts if v[2] != v[3]] == []
     assert [v[2] for v in verdicts] == [True, False] * 8
+
+
+# ---------------------------------------------------------------------- fc replies, against bfcl-eval's QwenFCHandler
+_CALL_F = '{"name": "f", "arguments": {"a": 1}}'
+_CALL_G = '{"name": "g", "arguments": {"b": "x"}}'
+FC_REPLIES: dict[str, str] = {
+    # the three forms an independent check found this suite took and bfcl-eval does not
+    "one_line_block": f"<tool_call>{_CALL_F}</tool_call>",
+    "arguments_as_json_string": '<tool_call>\n{"name": "f", "arguments": "{\\"a\\": 1}"}\n</tool_call>',
+    "parameters_key": '<tool_call>\n{"name": "f", "parameters": {"a": 1}}\n</tool_call>',
+    # the form the handler reads, and its neighbours
+    "one_block": f"<tool_call>\n{_CALL_F}\n</tool_call>",
+    "two_blocks": f"<tool_call>\n{_CALL_F}\n</tool_call>\n<tool_call>\n{_CALL_G}\n</tool_call>",
+    "two_blocks_adjacent": f"<tool_call>\n{_CALL_F}\n</tool_call><tool_call>\n{_CALL_G}\n</tool_call>",
+    "one_line_block_then_block": f"<tool_call>{_CALL_F}</tool_call>\n<tool_call>\n{_CALL_G}\n</tool_call>",
+    "surrounding_text": f"Sure, let me look.\n<tool_call>\n{_CALL_F}\n</tool_call>\nThat should do it.",
+    "reasoning_first": f"<think>\nThe user wants f.\n</think>\n\n<tool_call>\n{_CALL_F}\n</tool_call>",
+    "call_inside_reasoning": f"<think>\n<tool_call>\n{_CALL_F}\n</tool_call>\n</think>\n\nNo call needed.",
+    "two_reasoning_ends": f"<think>a</think>\n<tool_call>\n{_CALL_F}\n</tool_call>\n</think>\nDone.",
+    "reasoning_never_closed": f"<think>\nMaybe <tool_call>\n{_CALL_F}\n</tool_call>",
+    "blank_lines_inside": f"<tool_call>\n\n  {_CALL_F}  \n\n</tool_call>",
+    "space_before_newline": f"<tool_call> \n{_CALL_F}\n</tool_call>",
+    "crlf_newlines": f"<tool_call>\r\n{_CALL_F}\r\n</tool_call>",
+    "newline_after_opening_only": f"<tool_call>\n{_CALL_F}</tool_call>",
+    "json_on_several_lines": '<tool_call>\n{\n  "name": "f",\n  "arguments": {\n    "a": 1\n  }\n}\n'
+    "</tool_call>",
+    "nested_arguments": '<tool_call>\n{"name": "f", "arguments": {"a": {"b": [1, {"c": null}]}, '
+    '"d": "line\\nbreak", "e": [true, 2.5]}}\n</tool_call>',
+    "empty_arguments": '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>',
+    "malformed_block": '<tool_call>\n{"name": "f", "arguments": {"a": 1}\n</tool_call>',
+    "malformed_block_then_block": '<tool_call>\n{"name": "f"\n</tool_call>\n'
+    f"<tool_call>\n{_CALL_G}\n</tool_call>",
+    "malformed_block_swallows_next": f"<tool_call>\n{{bad}}</tool_call>\n<tool_call>\n{_CALL_G}\n"
+    "</tool_call>",
+    "block_not_an_object": "<tool_call>\n[1, 2]\n</tool_call>",
+    "object_then_non_object": f'<tool_call>\n{_CALL_F}\n</tool_call>\n<tool_call>\n"f"\n</tool_call>',
+    "arguments_missing": '<tool_call>\n{"name": "f"}\n</tool_call>',
+    "arguments_null": '<tool_call>\n{"name": "f", "arguments": null}\n</tool_call>',
+    "arguments_a_list": '<tool_call>\n{"name": "f", "arguments": [1]}\n</tool_call>',
+    "arguments_string_not_json": '<tool_call>\n{"name": "f", "arguments": "a=1"}\n</tool_call>',
+    "arguments_string_of_a_list": '<tool_call>\n{"name": "f", "arguments": "[1]"}\n</tool_call>',
+    "name_missing": '<tool_call>\n{"arguments": {"a": 1}}\n</tool_call>',
+    "name_a_number": '<tool_call>\n{"name": 5, "arguments": {"a": 1}}\n</tool_call>',
+    "name_a_list": '<tool_call>\n{"name": ["f"], "arguments": {"a": 1}}\n</tool_call>',
+    "unclosed_block": f"<tool_call>\n{_CALL_F}\n",
+    "prose_only": "I cannot help with that.",
+    "empty": "",
+}
+"""Replies of every shape a decoder might read differently; ``QwenFCHandler`` decides what each one holds."""
+
+_NO_RENAMING = ToolSet(docs=(), tools=(), shown_to_real={})
+
+
+def _bfcl_fc_response(bfcl_own: Any, completion: str) -> str:
+    """The response ``QwenFCHandler`` keeps from a raw completion (what its evaluation decodes)."""
+    import types
+
+    reply = types.SimpleNamespace(
+        choices=[types.SimpleNamespace(text=completion)],
+        usage=types.SimpleNamespace(prompt_tokens=0, completion_tokens=0),
+    )
+    return bfcl_own.fc_handler._parse_query_response_prompting(reply)["model_responses"]
+
+
+def _bfcl_fc_decode(bfcl_own: Any, completion: str, execute: bool) -> Any:
+    """What bfcl-eval makes of a raw completion: the kept response decoded with ``decode_ast``
+    (single-turn) or ``decode_execute`` (multi-turn). None when that raises."""
+    handler, response = bfcl_own.fc_handler, _bfcl_fc_response(bfcl_own, completion)
+    try:
+        if execute:
+            return handler.decode_execute(response, has_tool_call_tag=False)
+        return handler.decode_ast(response, bfcl_own.enums.ReturnFormat.PYTHON, has_tool_call_tag=False)
+    except Exception:  # noqa: BLE001 - any exception is bfcl's "failed to decode"
+        return None
+
+
+def _our_fc_decode(completion: str, execute: bool) -> list[ToolCall] | None:
+    try:
+        return decode_reply(completion, "fc", _NO_RENAMING, for_execution=execute)
+    except CallSyntaxError:
+        return None
+
+
+@pytest.mark.parametrize("name", FC_REPLIES)
+def test_fc_single_turn_decoding_equals_bfcl_eval_qwen_fc_handler(bfcl_own, name):
+    """``decode_ast``: the same calls (name, then arguments), or a decode failure where bfcl's fails.
+    (bfcl keeps a numeric name as a number; ours is its text, compared as such.)"""
+    theirs = _bfcl_fc_decode(bfcl_own, FC_REPLIES[name], execute=False)
+    ours = _our_fc_decode(FC_REPLIES[name], execute=False)
+    if theirs is None:
+        assert ours is None
+    else:
+        assert ours is not None
+        assert ast_form(ours) == [{str(key): value for key, value in call.items()} for call in theirs]
+
+
+@pytest.mark.parametrize("name", FC_REPLIES)
+def test_fc_multi_turn_decoding_equals_bfcl_eval_qwen_fc_handler(bfcl_own, name):
+    """``decode_execute``: the same call strings, written by bfcl's own ``convert_to_function_call``, or a
+    decode failure where bfcl's fails (a JSON-encoded arguments string is decoded here, as bfcl does)."""
+    theirs = _bfcl_fc_decode(bfcl_own, FC_REPLIES[name], execute=True)
+    ours = _our_fc_decode(FC_REPLIES[name], execute=True)
+    if theirs is None:
+        assert ours is None
+    else:
+        assert ours is not None
+        assert bfcl_own.to_call_strings([{call.name: call.arguments} for call in ours]) == theirs
+
+
+def test_fc_the_three_lenient_forms_are_rejected_as_bfcl_eval_rejects_them(bfcl_own):
+    """One line: no block, hence no call. Arguments as a JSON string, or under "parameters": the reply is
+    undecodable (single-turn); the string is decoded for execution, as bfcl's ``decode_execute`` does."""
+    one_line, as_string, parameters = (
+        FC_REPLIES[name] for name in ("one_line_block", "arguments_as_json_string", "parameters_key")
+    )
+    assert _bfcl_fc_decode(bfcl_own, one_line, execute=False) == _our_fc_decode(one_line, execute=False) == []
+    for text, execute in ((as_string, False), (parameters, False), (parameters, True)):
+        assert _bfcl_fc_decode(bfcl_own, text, execute) is _our_fc_decode(text, execute) is None
+    assert _bfcl_fc_decode(bfcl_own, as_string, execute=True) == ["f(a=1)"]
+    assert _our_fc_decode(as_string, execute=True) == [ToolCall("f", {"a": 1})]
+
+
+def test_fc_tool_calls_a_server_parsed_decode_as_bfcl_eval_decodes_them(bfcl_own):
+    """``OpenAICompatiblePolicy`` writes a server's parsed tool calls into the reply text; bfcl's handler
+    reads that text to the same calls, and so does this suite."""
+    message = {
+        "content": "Let me look.",
+        "tool_calls": [
+            {"type": "function", "function": {"name": "math_factorial", "arguments": '{"n": 5}'}},
+            {"type": "function", "function": {"name": "lookup", "arguments": '{"q": {"k": [1, "two"]}}'}},
+        ],
+    }
+    text = _parse_completion({"choices": [{"message": message, "finish_reason": "tool_calls"}]}).text
+    expected = [{"math_factorial": {"n": 5}}, {"lookup": {"q": {"k": [1, "two"]}}}]
+    assert _bfcl_fc_decode(bfcl_own, text, execute=False) == expected
+    assert ast_form(_our_fc_decode(text, execute=False) or []) == expected
+    toolset = ToolSet(docs=(), tools=(), shown_to_real={"math_factorial": "math.factorial"})
+    assert decode_reply(text, "fc", toolset) == [
+        ToolCall("math.factorial", {"n": 5}),
+        ToolCall("lookup", {"q": {"k": [1, "two"]}}),
+    ]
+
+
+def test_single_turn_fc_verdicts_equal_bfcl_eval_own_evaluation(bfcl_own):
+    """Every 25th entry of every Python single-turn category, replies in function-calling form (gold in the
+    form the handler reads, on one line, with reasoning and prose around it, with arguments as a JSON
+    string or under "parameters", corrupted, none): scored in ``fc`` mode by this suite and by bfcl-eval's
+    ``_evaluate_single_ast_entry`` / ``_evaluate_single_relevance_entry`` with ``QwenFCHandler`` on the
+    response that handler keeps, the verdicts agree one by one. Replies name functions as bfcl does."""
+    import json
+
+    enums, compared, differ = bfcl_own.enums, 0, []
+    for category in [category for category in SINGLE_TURN if language_of(category) == "python"]:
+        benchmark = SingleTurnBenchmark(category, "fc")
+        for item in benchmark.load(None, None)[::25]:
+            entry = item.payload
+            if category in RELEVANCE:
+                name = entry.toolset.docs[0]["name"] if entry.toolset.docs else "lookup"
+                calls, wrong = [ToolCall(name, {})], []
+            else:
+                calls = gold_calls(entry.ground_truth, entry.eval_functions, "python")
+                first = calls[0]
+                key = next(iter(first.arguments), None)
+                changed = {**first.arguments, key: corrupt_value(first.arguments[key])} if key else {}
+                wrong = [ToolCall(first.name if key else first.name + "_unknown", changed), *calls[1:]]
+            gold = format_fc_reply(calls)
+            as_string = "\n".join(
+                "<tool_call>\n" + json.dumps({"name": c.name, "arguments": json.dumps(c.arguments)})
+                + "\n</tool_call>"
+                for c in calls
+            )
+            replies = [
+                gold,
+                format_tagged_calls(calls),
+                f"<think>\nLet me pick the function.\n</think>\n\n{gold}",
+                f"Here you go:\n{gold}\nAnything else?",
+                as_string,
+                gold.replace('"arguments"', '"parameters"'),
+                format_fc_reply(wrong),
+                "I cannot help with that: no function fits.",
+            ]
+            prompt_entry = {"id": item.id, "function": entry.eval_functions}
+            for text in replies:
+                ours = benchmark.score_reply(entry, text).score == 1.0
+                response, handler = _bfcl_fc_response(bfcl_own, text), bfcl_own.fc_handler
+                if category in RELEVANCE:
+                    theirs = bfcl_own.runner._evaluate_single_relevance_entry(
+                        handler, item.id, response, prompt_entry, library.CHECKER_MODEL_NAME, category
+                    )["valid"]
+                else:
+                    theirs = bfcl_own.runner._evaluate_single_ast_entry(
+                        handler, item.id, response, entry.ground_truth, prompt_entry,
+                        library.CHECKER_MODEL_NAME, category, enums.Language.PYTHON,
+                        enums.ReturnFormat.PYTHON,
+                    )["valid"]
+                compared += 1
+                if ours != theirs:
+                    differ.append((item.id, text, ours, theirs))
+    assert compared == 1144 and differ == []

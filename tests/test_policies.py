@@ -147,7 +147,7 @@ def test_openai_minimal_body_and_tool_calls(server: FakeServer) -> None:
     body["choices"][0]["message"]["tool_calls"] = [call]
     server.replies = [Reply(body=body)]
     result = asyncio.run(client(server).generate(request()))
-    assert result.text == '<tool_call>{"name": "look", "arguments": {"at": "door"}}</tool_call>'
+    assert result.text == '<tool_call>\n{"name": "look", "arguments": {"at": "door"}}\n</tool_call>'
     assert set(server.bodies()[0]) == {"model", "messages", "temperature", "top_p", "max_tokens"}
     assert "Authorization" not in server.received[0][1]
     assert result.completion_logprobs is None and result.completion_token_ids is None

@@ -27,7 +27,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spade_envs.contract.actions import format_tool_call
 from spade_train.policies.base import Generation, GenerationRequest
 
 _RETRIABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -63,8 +62,11 @@ class OpenAICompatiblePolicy:
     anything in ``extra_body`` is merged in last (e.g. ``{"chat_template_kwargs": {...}}``).
 
     Tool calls that a server parsed out of the reply (``message.tool_calls``) are written back into
-    ``Generation.text`` as ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, the form SPADE
-    environments parse, after any text content.
+    ``Generation.text`` after any text content, one block per call, with a newline after the opening
+    tag and one before the closing tag: ``<tool_call>``, newline, ``{"name": ..., "arguments": ...}``,
+    newline, ``</tool_call>``. That is how Qwen's chat template writes a call. SPADE environments parse
+    it (they also take a block on one line), and so do bfcl-eval's function-calling handlers, which
+    require those newlines.
 
     ``timeout_s`` is the socket timeout: the longest the server may stay silent while connecting or
     answering. A read timeout is not retried: the server is likely still generating, and a retry
@@ -255,10 +257,9 @@ def _tool_call_text(call: Any) -> str:
         arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else raw_arguments
     except json.JSONDecodeError:
         arguments = raw_arguments
-    if isinstance(arguments, dict):
-        return format_tool_call(name, arguments)
-    # Not a JSON object: pass it on as it came, so the environment rejects the call, not the client.
-    return "<tool_call>" + json.dumps({"name": name, "arguments": arguments}) + "</tool_call>"
+    # Arguments that are not a JSON object are passed on as they came, so the environment rejects the
+    # call, not the client.
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
 
 
 def _logprobs(block: Any) -> list[float] | None:

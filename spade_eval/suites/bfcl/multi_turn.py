@@ -171,7 +171,7 @@ class MultiTurnBenchmark(BfclCategoryBenchmark):
                 episode.last_reply = generation.text
                 messages.append({"role": "assistant", "content": generation.text})
                 try:
-                    calls = decode_reply(generation.text, self.mode, toolset)
+                    calls = decode_reply(generation.text, self.mode, toolset, for_execution=True)
                 except CallSyntaxError:
                     calls = []
                 if not calls:

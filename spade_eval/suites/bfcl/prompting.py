@@ -3,12 +3,13 @@
 Two modes, as on the leaderboard:
 
 - ``fc`` (function calling, the default): the entry's functions go in ``GenerationRequest.tools`` as
-  OpenAI schemas, the conversation unchanged; calls are read from ``<tool_call>`` blocks (what
-  ``OpenAICompatiblePolicy`` makes of a server's ``tool_calls``, and what Qwen-style models write). A
-  reply without one is a reply without calls. OpenAI-style tool names cannot contain dots, so
-  ``math.factorial`` is offered as ``math_factorial`` and mapped back exactly (not by guessing, as
-  bfcl's ``underscore_to_dot`` does). Served by vLLM, this mode needs ``--enable-auto-tool-choice
-  --tool-call-parser hermes`` (or the model's parser).
+  OpenAI schemas, the conversation unchanged; calls are read from ``<tool_call>`` blocks exactly as
+  bfcl-eval's ``QwenFCHandler`` reads them, the reference for this mode (``fc_decoding`` says what that
+  handler accepts, and why its code cannot be imported). A reply without a block is a reply without
+  calls. OpenAI-style tool names cannot contain dots, so ``math.factorial`` is offered as
+  ``math_factorial`` and mapped back exactly (not by guessing, as bfcl's ``underscore_to_dot`` does).
+  Served by vLLM, this mode needs ``--enable-auto-tool-choice --tool-call-parser hermes`` (or the
+  model's parser).
 - ``prompt``: bfcl's default system prompt (``ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&
   prompt_fmt=plaintext&style=classic``, assembled from bfcl's own templates) lists the functions and asks
   for ``[func(a=1), ...]``; replies are cleaned the way bfcl does (outer backticks, newlines and spaces
@@ -28,8 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from spade_eval.suites.bfcl.fc_decoding import decode_fc_reply
 from spade_eval.suites.bfcl.library import Bfcl
-from spade_eval.suites.tool_calls import CallSyntaxError, ToolCall, parse_python_calls, parse_tagged_calls
+from spade_eval.suites.tool_calls import CallSyntaxError, ToolCall, parse_python_calls
 
 Mode = Literal["fc", "prompt"]
 MODES: tuple[Mode, ...] = ("fc", "prompt")
@@ -115,19 +117,24 @@ def with_system_prompt(messages: list[dict[str, str]], system_text: str) -> list
 
 
 def strip_reasoning(text: str) -> str:
-    """Drop a ``<think>...</think>`` preamble: reasoning is not part of the answer."""
+    """Drop a ``<think>...</think>`` preamble: reasoning is not part of the answer (``prompt`` mode;
+    ``fc`` mode drops it as its reference handler does, see ``fc_decoding.response_text``)."""
     return _REASONING.sub("", text, count=1).strip() if "</think>" in text else text
 
 
-def decode_reply(text: str, mode: Mode, toolset: ToolSet) -> list[ToolCall]:
-    """The calls in a reply (empty: it holds none). Raises ``CallSyntaxError`` when it is undecodable."""
-    text = strip_reasoning(text)
+def decode_reply(text: str, mode: Mode, toolset: ToolSet, *, for_execution: bool = False) -> list[ToolCall]:
+    """The calls in a reply (empty: it holds none). Raises ``CallSyntaxError`` when it is undecodable.
+
+    ``for_execution`` says the calls are to be run (multi-turn categories): bfcl decodes those with its
+    handler's ``decode_execute``, which in ``fc`` mode also takes arguments sent as a JSON string, where
+    ``decode_ast`` (single-turn categories) does not.
+    """
     if mode == "fc":
-        calls = parse_tagged_calls(text)
         return [
-            ToolCall(toolset.shown_to_real.get(call.name, call.name), call.arguments, call.positional)
-            for call in calls
+            ToolCall(toolset.shown_to_real.get(call.name, call.name), call.arguments)
+            for call in decode_fc_reply(text, for_execution=for_execution)
         ]
+    text = strip_reasoning(text)
     cleaned = text.strip("`\n ")
     if not cleaned:
         raise CallSyntaxError("empty reply")
