@@ -589,18 +589,18 @@ def cmd_serve_openenv(args: argparse.Namespace, out: TextIO) -> int:
                          "threads, where an in-process call cannot be stopped); use --sandbox process or wasm, "
                          "or leave --timeout out")
     timeout = SERVE_TIMEOUT_S if args.timeout is None else args.timeout
-    from spade_envs.interop.pool_env import load_pool, sandbox_backend
+    from spade_envs.interop.pool_env import load_pool, pool_card, sandbox_backend
 
     environments = load_pool(args.pool, allow_unvalidated=args.allow_unvalidated)  # the pool is checked first
     try:
-        from spade_envs.interop.openenv_server import create_app, serve
+        from spade_envs.interop.openenv_server import banner, create_app, serve
     except ImportError:
         raise UsageError("serve-openenv needs OpenEnv; install it with: pip install 'spade-toolkit[interop]'") from None
     _check_port_free(args.host, args.port)
-    app = create_app(environments, sandbox_backend(args.sandbox, timeout), max_sessions=args.max_sessions)
-    out.write(f"serving {len(environments)} environments of {printable(args.pool)} as an OpenEnv server at "
-              f"http://{args.host}:{args.port} ({args.sandbox} sandbox, at most {args.max_sessions} sessions); "
-              "Ctrl-C stops it\n")
+    app = create_app(environments, sandbox_backend(args.sandbox, timeout), max_sessions=args.max_sessions,
+                     card=pool_card(args.pool))
+    out.write(banner(len(environments), printable(args.pool), f"http://{args.host}:{args.port}", args.sandbox,
+                     args.max_sessions) + "\n")
     out.flush()
     serve(app, host=args.host, port=args.port)
     return EXIT_OK

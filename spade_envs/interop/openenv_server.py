@@ -1,62 +1,46 @@
 """A pool as an OpenEnv environment server: reset, step and state over OpenEnv's own protocol.
 
-OpenEnv (``openenv`` on PyPI) serves an ``Environment`` class with FastAPI: each WebSocket client (its
-``EnvClient``, or ``GenericEnvClient`` for plain dicts) gets an instance of its own, driven on a worker
-thread of its own, and closed when the client closes or disconnects. Here that instance is a
-``SandboxedPoolEnv``, so one client session is one sandbox session: a client that vanishes mid-episode
-takes only its own sandbox with it.
+OpenEnv (``openenv`` on PyPI) serves an ``Environment`` class with FastAPI: each WebSocket client (the
+typed ``openenv_client.SpadeEnv``, or ``GenericEnvClient`` for plain dicts) gets an instance of its own,
+driven on a worker thread of its own, and closed when the client closes or disconnects. Here that
+instance is a ``SandboxedPoolEnv``, so one client session is one sandbox session: a client that vanishes
+mid-episode takes only its own sandbox with it.
 
-Messages: ``reset`` takes ``seed``, and optionally ``env_id`` (an id of the pool, or an unambiguous start
-of one) and ``hinted``; ``step`` takes ``{"text": ACTION}``; ``state`` reports the environment, seed, step
-count and return so far. ``spade-envs serve-openenv POOL`` starts it on 127.0.0.1.
+Messages (typed in ``openenv_models``): ``reset`` takes ``seed``, and optionally ``episode_id``, ``env_id``
+(an id of the pool, or an unambiguous start of one) and ``hinted``; ``step`` takes ``{"text": ACTION}``;
+``state`` reports the episode, environment, seed, step count and return so far. ``/metadata`` describes
+the pool: its name, its environments and its README. ``spade-envs serve-openenv POOL`` starts it on
+127.0.0.1.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import uuid
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import uvicorn
 from openenv.core.env_server.http_server import create_fastapi_app
 from openenv.core.env_server.interfaces import Environment
-from openenv.core.env_server.types import Action, ConcurrencyConfig, Observation, ServerMode, State
-from pydantic import Field
+from openenv.core.env_server.types import ConcurrencyConfig, EnvironmentMetadata, ServerMode
 
-from spade_envs.interop.pool_env import MAX_ACTION_CHARS, PoolEnvironment, SandboxedPoolEnv
+from spade_envs.interop.openenv_models import MAX_EPISODE_ID_CHARS, SpadeAction, SpadeObservation, SpadeState
+from spade_envs.interop.pool_env import MAX_ACTION_CHARS, PoolCard, PoolEnvironment, SandboxedPoolEnv
 from spade_envs.pool import PoolError
 from spade_envs.runtime.backend import ExecutionBackend
+
+__all__ = ["BackgroundServer", "SessionCounter", "SpadeAction", "SpadeObservation", "SpadeOpenEnvEnvironment",
+           "SpadeState", "banner", "create_app", "pool_metadata", "serve"]
 
 DEFAULT_MAX_SESSIONS = 64
 DEFAULT_IDLE_TIMEOUT_S = 600.0
 """A session idle this long is closed by OpenEnv's reaper, and its sandbox with it."""
-
-
-class SpadeAction(Action):
-    """An agent's reply, sent to the environment whole (it reads the last ``\\boxed{}`` or the tool calls)."""
-
-    text: str = Field(..., max_length=MAX_ACTION_CHARS, description="The agent's reply")
-
-
-class SpadeObservation(Observation):
-    """What the environment showed, with the pool's id of the environment and the episode's seed."""
-
-    text: str = Field(default="", description="The environment's observation")
-    env_id: str | None = Field(default=None, description="Which environment of the pool this episode plays")
-    info: dict[str, Any] = Field(default_factory=dict, description="The environment's info dict (JSON values)")
-    error: str | None = Field(default=None, description="Why the environment failed, ending the episode")
-
-
-class SpadeState(State):
-    """The episode as the server keeps it (host side: reading it never calls into the sandbox)."""
-
-    env_id: str | None = None
-    seed: int | None = None
-    episode_return: float = 0.0
-    terminated: bool = False
-    truncated: bool = False
-    error: str | None = None
+DEFAULT_POOL_NAME = "spade-pool"
+LISTED_CLASSES = 10
+"""``/metadata``'s one-line description names this many environment classes, then counts the rest."""
 
 
 class SpadeOpenEnvEnvironment(Environment[SpadeAction, SpadeObservation, SpadeState]):
@@ -65,29 +49,35 @@ class SpadeOpenEnvEnvironment(Environment[SpadeAction, SpadeObservation, SpadeSt
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(self, environments: Sequence[PoolEnvironment], backend: ExecutionBackend,
-                 on_close: Callable[[], None] | None = None) -> None:
+                 on_close: Callable[[], None] | None = None, metadata: EnvironmentMetadata | None = None) -> None:
         super().__init__()
         self.env = SandboxedPoolEnv(environments, backend)
         self._steps = 0
         self._episode_id: str | None = None
         self._on_close = on_close
+        self._metadata = metadata or pool_metadata(PoolCard(DEFAULT_POOL_NAME), environments)
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, env_id: str | None = None,
               hinted: bool = False, **kwargs: Any) -> SpadeObservation:
+        """Start an episode; ``episode_id`` names it (a fresh id when the client gives none).
+
+        A client's mistake (an environment the pool does not hold, an episode id that is not a short
+        string) ends the episode at once with the reason in ``error``; the session stays usable.
+        """
+        if episode_id is not None and (not isinstance(episode_id, str) or len(episode_id) > MAX_EPISODE_ID_CHARS):
+            return self._refused(f"episode_id must be a string of at most {MAX_EPISODE_ID_CHARS} characters")
         try:
             text, info = self.env.reset(seed, env_id=env_id, hinted=bool(hinted))
         except PoolError as error:  # the client named an environment the pool does not hold
-            return SpadeObservation(text=str(error), done=True, reward=0.0, error=str(error))
-        self._steps, self._episode_id = 0, episode_id
-        return SpadeObservation(text=text, env_id=self.env.current.id if self.env.current else None,
-                                info=info, done=self.env.done, reward=0.0, error=self.env.error)
+            return self._refused(str(error))
+        self._steps, self._episode_id = 0, episode_id or uuid.uuid4().hex
+        return self._observation(text, info, reward=0.0, done=self.env.done)
 
     def step(self, action: SpadeAction, timeout_s: float | None = None, **kwargs: Any) -> SpadeObservation:
         transition = self.env.step(action.text)
         self._steps += 1
-        return SpadeObservation(text=transition.observation, env_id=self.env.current.id if self.env.current else None,
-                                info=transition.info, done=transition.done, reward=transition.reward,
-                                error=self.env.error)
+        return self._observation(transition.observation, transition.info, reward=transition.reward,
+                                 done=transition.done)
 
     @property
     def state(self) -> SpadeState:
@@ -96,11 +86,64 @@ class SpadeOpenEnvEnvironment(Environment[SpadeAction, SpadeObservation, SpadeSt
                           episode_return=self.env.episode_return, terminated=self.env.terminated,
                           truncated=self.env.truncated, error=self.env.error)
 
+    def get_metadata(self) -> EnvironmentMetadata:
+        """The pool's metadata, built once by ``create_app`` (OpenEnv asks a fresh instance per request)."""
+        return self._metadata
+
     def close(self) -> None:
         self.env.close()
         if self._on_close is not None:
             on_close, self._on_close = self._on_close, None
             on_close()
+
+    def _observation(self, text: str, info: dict[str, Any], *, reward: float, done: bool) -> SpadeObservation:
+        return SpadeObservation(text=text, env_id=self.env.current.id if self.env.current else None,
+                                episode_id=self._episode_id, info=info, done=done, reward=reward,
+                                error=self.env.error)
+
+    @staticmethod
+    def _refused(reason: str) -> SpadeObservation:
+        return SpadeObservation(text=reason, done=True, reward=0.0, error=reason)
+
+
+def pool_metadata(card: PoolCard, environments: Sequence[PoolEnvironment]) -> EnvironmentMetadata:
+    """OpenEnv's ``/metadata`` for a pool: its name, what it holds, and a README listing every environment.
+
+    The README is the pool's own when it has one, else a summary of how to play it; either way a table of
+    the environments follows, since their ids are what ``reset(env_id=...)`` takes.
+    """
+    classes = Counter(environment.spec.class_name for environment in environments)
+    named = [f"{name} x{count}" if count > 1 else name for name, count in classes.most_common(LISTED_CLASSES)]
+    if len(classes) > LISTED_CLASSES:
+        named.append(f"{len(classes) - LISTED_CLASSES} more classes")
+    description = f"SPADE pool {card.name}: {count_of(len(environments), 'environment')} ({', '.join(named)})"
+    intro = card.readme or (
+        f"# {card.name}\n\nA SPADE pool of {count_of(len(environments), 'environment')}, served over OpenEnv. Each "
+        "client session plays them in a sandbox session of its own. Reset with `env_id` (an id below, or a "
+        "start of one that only one environment has) to choose an environment, or with a seed alone (the "
+        "environment `seed % pool size`); step with `{\"text\": REPLY}`, the agent's whole reply.")
+    rows = [f"| {e.id} | {e.spec.class_name} | {e.spec.kind} | {_cell(e.spec.skill)} | {e.spec.max_turns} | "
+            f"{_cell(e.spec.description)} |" for e in environments]
+    table = ["## Environments", "", "| id | class | kind | skill | max turns | description |",
+             "|---|---|---|---|---:|---|", *rows]
+    return EnvironmentMetadata(name=card.name, description=description,
+                               readme_content=intro + "\n\n" + "\n".join(table) + "\n")
+
+
+def _cell(text: str) -> str:
+    """Text safe in a Markdown table cell: one line, pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def count_of(count: int, noun: str) -> str:
+    """``1 environment``, ``2 environments``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def banner(count: int, pool: str, url: str, sandbox: str, max_sessions: int) -> str:
+    """The line ``spade-envs serve-openenv`` prints once the pool is loaded and before it serves."""
+    return (f"serving {count_of(count, 'environment')} of {pool} as an OpenEnv server at {url} ({sandbox} "
+            f"sandbox, at most {count_of(max_sessions, 'session')}); Ctrl-C stops it")
 
 
 class SessionCounter:
@@ -125,20 +168,22 @@ class SessionCounter:
 
 def create_app(environments: Sequence[PoolEnvironment], backend: ExecutionBackend, *,
                max_sessions: int = DEFAULT_MAX_SESSIONS, idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
-               counter: SessionCounter | None = None) -> Any:
+               counter: SessionCounter | None = None, card: PoolCard | None = None) -> Any:
     """The OpenEnv FastAPI app serving ``environments``; run it with uvicorn (``serve`` does).
 
-    The mode is fixed to OpenEnv's simulation mode (reset, step and state), whatever ``OPENENV_MODE``
-    says, so the server is what this function was asked for.
+    ``card`` names the pool in ``/metadata`` and gives its README (``pool_card(POOL)``); without it the
+    pool is called ``spade-pool``. The mode is fixed to OpenEnv's simulation mode (reset, step and state),
+    whatever ``OPENENV_MODE`` says, so the server is what this function was asked for.
     """
     if not environments:
         raise PoolError("the pool holds no environments")
     pool = list(environments)
     sessions = counter or SessionCounter()
+    metadata = pool_metadata(card or PoolCard(DEFAULT_POOL_NAME), pool)
 
     def factory() -> SpadeOpenEnvEnvironment:
         sessions.started()
-        return SpadeOpenEnvEnvironment(pool, backend, on_close=sessions.closed)
+        return SpadeOpenEnvEnvironment(pool, backend, on_close=sessions.closed, metadata=metadata)
 
     app = create_fastapi_app(
         factory, SpadeAction, SpadeObservation,

@@ -16,18 +16,22 @@ from typing import Any
 
 from spade_envs.contract.episode import episode_return, inject_hint
 from spade_envs.errors import SpadeError
-from spade_envs.pool import PoolError, read_pool_ref, split_pool_ref
+from spade_envs.pool import MANIFEST_NAME, PoolError, read_pool_ref, split_pool_ref
 from spade_envs.registry import bundled_registry
 from spade_envs.runtime.backend import DEFAULT_BACKEND, ExecutionBackend, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.replies import one_line
 from spade_envs.runtime.session import EnvSession
-from spade_envs.spec.models import EnvSpec
+from spade_envs.spec.models import EnvSpec, PoolManifest
 
 MAX_ACTION_CHARS = 65_536
 """A longer action is cut to this many characters before it reaches the environment."""
 MAX_ERROR_CHARS = 300
+BUNDLED_POOL_NAME = "spade-bundled"
+"""The name of the bundled library as a pool: what ``spade-envs export`` calls it by default."""
+README_NAMES = ("README.md", "README.txt", "README")
+MAX_README_CHARS = 65_536
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,38 @@ def load_pool(reference: str | Path, *, allow_unvalidated: bool = False) -> list
                         "export a validated pool, or allow unvalidated environments explicitly "
                         "(allow_unvalidated=True, --allow-unvalidated)")
     return [PoolEnvironment(entry.spec, source) for entry, source in loaded]
+
+
+@dataclass(frozen=True)
+class PoolCard:
+    """What a pool says about itself besides its code: the name in its manifest, and its README if any.
+
+    The stacks show these to people choosing an environment (OpenEnv's ``/metadata``) and name
+    environments after them (GEM's readable ids), so they come from the pool, not from the adapter.
+    """
+
+    name: str
+    readme: str | None = None
+
+
+def pool_card(reference: str | Path) -> PoolCard:
+    """The card of the pool ``reference`` names (as ``load_pool`` takes it); ``bundled`` has no README.
+
+    A README is a ``README.md`` (or ``README.txt``, ``README``) a person put beside the manifest; export
+    writes none. Call it after ``load_pool``, which verifies the pool: this only reads the manifest's name.
+    """
+    if str(reference) == "bundled":
+        return PoolCard(BUNDLED_POOL_NAME)
+    directory = split_pool_ref(reference)[0]
+    try:
+        manifest = PoolManifest.model_validate_json((directory / MANIFEST_NAME).read_bytes())
+    except (OSError, ValueError) as error:
+        raise PoolError(f"cannot read the manifest of {reference}: {one_line(str(error), 200)}") from None
+    readme = next((directory / name for name in README_NAMES if (directory / name).is_file()), None)
+    if readme is None:
+        return PoolCard(manifest.name)
+    text = readme.read_text(encoding="utf-8", errors="replace")[:MAX_README_CHARS].strip()
+    return PoolCard(manifest.name, text or None)
 
 
 def sandbox_backend(sandbox: str = DEFAULT_BACKEND, call_timeout_s: float = 10.0) -> ExecutionBackend:
