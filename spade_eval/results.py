@@ -93,6 +93,10 @@ class BenchmarkResult(_Model):
         default_factory=dict, description="Benchmark-specific rates (win/draw/loss, invalid moves...)."
     )
     generation_errors: int = Field(0, description="Generations that failed (scored as wrong).")
+    generation_error_causes: dict[str, int] = Field(
+        default_factory=dict, description="Why generations failed: one example message per kind of failure "
+                                          "(messages that differ only in their numbers are one kind), with "
+                                          "how many failed that way; the most frequent kinds first.")
     generations: int = Field(0, description="Generations asked for (cached ones included); 0 in results "
                                             "written before it was counted.")
     truncated_generations: int = Field(
@@ -120,6 +124,9 @@ class RunSettings(_Model):
     concurrency: int = 16
     seed: int = 0
     tool_call_format: str = Field("fc", description="BFCL's call format: fc (function calling) or prompt.")
+    user_simulator: str | None = Field(
+        None, description="The simulated user's model in multi-turn tool-use dialogues (ACEBench's agent "
+                          "categories, tau2-bench); None: the model under test played it too.")
     code_execution: dict[str, Any] | None = Field(
         None, description="Where generated programs ran, under which limits (CodeExecution), and the Python "
                           "version of each place (`python`: backend -> version, asked of the backend).")
@@ -129,8 +136,10 @@ class RunSettings(_Model):
         """The record of ``settings`` for a run of ``benchmarks``; ``ran_code``: one of them ran generated
         programs, so where and under which limits is recorded too."""
         shared = {name: getattr(settings, name) for name in cls.model_fields
-                  if name not in ("benchmarks", "data_dir", "code_execution")}
+                  if name not in ("benchmarks", "data_dir", "code_execution", "user_simulator")}
+        user = settings.user_simulator.name if settings.user_simulator is not None else None
         return cls(**shared, benchmarks=benchmarks, data_dir=str(settings.data_dir) if settings.data_dir else None,
+                   user_simulator=user,
                    code_execution={**settings.code_execution.settings(),
                                    "python": settings.code_execution.interpreters()} if ran_code else None)
 
@@ -236,6 +245,7 @@ def benchmark_result(
     records: list[ItemRecord],
     metrics: dict[str, float] | None = None,
     generation_errors: int = 0,
+    generation_error_causes: Mapping[str, int] | None = None,
     generations: int = 0,
     truncated_generations: int = 0,
     cached_generations: int = 0,
@@ -261,6 +271,7 @@ def benchmark_result(
         ci_high=high,
         metrics={**sample_metrics(records), **(metrics or {})},
         generation_errors=generation_errors,
+        generation_error_causes=dict(generation_error_causes or {}),
         generations=generations,
         truncated_generations=truncated_generations,
         cached_generations=cached_generations,

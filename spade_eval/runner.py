@@ -11,6 +11,7 @@ running score.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -89,7 +90,34 @@ class _CachedGenerate:
             run.cache.put(key, generation)
         else:
             run.generation_errors += 1
+            run.error_causes.add(generation.error or "no reason given")
         return generation
+
+
+class ErrorCauses:
+    """Why generations failed, tallied by kind: messages that differ only in their numbers ("prompt of
+    5012 tokens does not fit the model's context of 4096" and "... of 4500 tokens ...") are one kind,
+    shown by its first message. The table's note names the causes; without them a reader sees "12 of
+    40 generations failed" and must open the drill-down to learn that the prompts overflow the context."""
+
+    KEPT = 5
+    """Kinds recorded per benchmark (the most frequent); the rest are counted in the total only."""
+
+    def __init__(self) -> None:
+        self._examples: dict[str, str] = {}
+        self._counts: Counter[str] = Counter()
+
+    def add(self, message: str) -> None:
+        kind = _NUMBERS.sub("#", message)
+        self._examples.setdefault(kind, message)
+        self._counts[kind] += 1
+
+    def counts(self) -> dict[str, int]:
+        """{first message of a kind: failures of that kind}, the most frequent kinds first."""
+        return {self._examples[kind]: count for kind, count in self._counts.most_common(self.KEPT)}
+
+
+_NUMBERS = re.compile(r"\d[\d,._]*")
 
 
 @dataclass
@@ -100,6 +128,7 @@ class _BenchmarkRun:
     cache: GenerationCache
     in_flight: asyncio.Semaphore
     generation_errors: int = 0
+    error_causes: ErrorCauses = field(default_factory=ErrorCauses)
     generations: int = 0
     truncated_generations: int = 0
     prompts: dict[str, str] = field(default_factory=dict)
@@ -157,6 +186,7 @@ async def run_benchmark(
         records=finished,
         metrics=metrics,
         generation_errors=run.generation_errors,
+        generation_error_causes=run.error_causes.counts(),
         generations=run.generations,
         truncated_generations=run.truncated_generations,
         cached_generations=cache.hits,

@@ -528,11 +528,15 @@ def test_tool_use_suite_runs_against_a_served_model(served_long_context_model, t
 
 
 def test_whole_tool_use_suite_completes_against_a_served_endpoint(served_plain_replier, tmp_path):
-    """Every BFCL and ACEBench benchmark with --limit 1, over HTTP; a reply in words scores what it should."""
+    """Every BFCL, ACEBench and tau2 benchmark with --limit 1, over HTTP; a reply in words scores what it
+    should (in tau2, the same words as the user never end the call: tau2 stops it at its step limit)."""
     pytest.importorskip("bfcl_eval")
+    pytest.importorskip("tau2")
     results = _run_cli(served_plain_replier, None, tmp_path)
     scores = {result.name: result.score for result in results.benchmarks}
-    assert len(scores) == 34 and all(result.generation_errors == 0 for result in results.benchmarks)
+    assert len(scores) == 38 and all(result.generation_errors == 0 for result in results.benchmarks)
+    assert {results.benchmark(f"tau2_{domain}").metrics["termination/max_steps"]
+            for domain in ("airline", "retail", "telecom", "mock")} == {1.0}
     # Declining is right exactly where nothing should be called.
     assert {name for name, score in scores.items() if score == 1.0} == {
         "bfcl_irrelevance",

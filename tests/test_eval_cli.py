@@ -383,3 +383,50 @@ def test_a_suite_with_a_missing_package_fails_only_when_selected(monkeypatch, ca
         registry.select("games")
     assert main(["run", "--model", "scripted", "--suite", "all"]) == 2
     assert "textarena" in _one_error_line(capsys)
+
+
+def test_benchmarks_are_named_across_suites_and_a_wrong_suite_says_where_they_are(monkeypatch, capsys):
+    import importlib
+
+    from spade_eval import registry
+
+    picked = registry.select(None, ["bbeh_mini", "acebench_normal_atom_bool", "tictactoe_random"])
+    assert [(entry.name, entry.suite) for entry in picked] == [
+        ("bbeh_mini", "reasoning"), ("acebench_normal_atom_bool", "tool_use"), ("tictactoe_random", "games")]
+    with pytest.raises(registry.RegistryError,
+                       match="acebench_normal_atom_bool is in suite tool_use, not reasoning: drop --suite"):
+        registry.select("reasoning", ["bbeh_mini", "acebench_normal_atom_bool"])
+    assert main(["run", "--model", "scripted", "--suite", "games", "--benchmarks", "bbeh_mini"]) == 2
+    assert "bbeh_mini is in suite reasoning, not games" in _one_error_line(capsys)
+    with pytest.raises(registry.RegistryError, match="unknown benchmark.s. no_such_thing; `spade-eval list`"):
+        registry.select(None, ["no_such_thing"])
+
+    real_import = importlib.import_module
+
+    def without_lm_eval(name: str, *args, **kwargs):  # the reasoning suite cannot be imported
+        if name == "spade_eval.suites.math":
+            raise ModuleNotFoundError("No module named 'lm_eval'", name="lm_eval")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(registry.importlib, "import_module", without_lm_eval)
+    assert [entry.name for entry in registry.select(None, ["tictactoe_random"])] == ["tictactoe_random"]
+    with pytest.raises(registry.RegistryError, match="suite reasoning needs the package 'lm_eval'"):
+        registry.select(None, ["no_such_thing"])
+
+
+def test_failed_generations_are_tallied_by_cause_and_the_note_names_them():
+    from spade_eval.report import cell_notes
+    from spade_eval.results import benchmark_result
+    from spade_eval.runner import ErrorCauses
+    from spade_train.policies.base import SamplingParams
+
+    causes = ErrorCauses()
+    for tokens in (5012, 4500, 9_001):
+        causes.add(f"prompt of {tokens} tokens does not fit the model's context of 4096 tokens")
+    causes.add("HTTP 503: overloaded")
+    assert causes.counts() == {"prompt of 5012 tokens does not fit the model's context of 4096 tokens": 3,
+                               "HTTP 503: overloaded": 1}
+    cell = benchmark_result(name="x", suite="tool_use", metric="accuracy", samples=1, sampling=SamplingParams(),
+                            records=[], generation_errors=4, generation_error_causes=causes.counts(), generations=10)
+    assert cell_notes(cell) == [("4 of 10 generations failed (scored as wrong): prompt of 5012 tokens does not "
+                                "fit the model's context of 4096 tokens (3); HTTP 503: overloaded (1)")]
