@@ -95,7 +95,7 @@ def test_every_loader_refuses_an_unvalidated_pool_unless_allowed(tmp_path, capsy
 
     with pytest.raises(PoolError, match="not validated"):
         register_pool(pool, prefix="unchecked-test")
-    assert register_pool(pool, prefix="unchecked-test", allow_unvalidated=True) == [f"unchecked-test/{spec.id}"]
+    assert register_pool(pool, prefix="unchecked-test", allow_unvalidated=True) == ["unchecked-test:unchecked/Counter-v0"]
     capsys.readouterr()
     assert main(["serve-openenv", pool, "--port", "1"]) != 0  # refused before any port is touched
     err = capsys.readouterr().err
