@@ -124,6 +124,15 @@ CHECKS: tuple[CheckInfo, ...] = (
               "an answer the agent can copy from what it is shown (task text, tool descriptions, feedback), proven "
               "by a copying policy that wins",
               "never show the answer, or a form it can be read back from, before the agent has worked it out"),
+    CheckInfo("out_of_range_moves", "feasibility",
+              "a game won by its own solution with a number set to a value no solution uses (0, -1, one past "
+              "the largest): the game counts moves toward the goal that its rules should refuse",
+              "check every value of a move against the allowed range and refuse the move otherwise"),
+    CheckInfo("late_win", "feasibility",
+              "a game won after its turn budget was spent: a winning move paid past the last turn, or a move "
+              "that restarts the task and its turn counter",
+              "end the episode (truncated) when the budget is spent and pay nothing after; never reset the turn "
+              "count within an episode"),
     CheckInfo("partial_credit", "feasibility",
               "partial rewards that add up to a win's return without a win (the sum_clipped return)",
               "reward progress once per sub-goal and keep the partial rewards' total below the win reward"),

@@ -499,7 +499,7 @@ def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite, spa
                         f"While checking the exploit search's episodes: {error}.")
         run.result.fail("fuzz_no_hang", f"An episode of the exploit search stopped the environment: {error}.")
         raise Stop from None
-    for check in ("trivially_solvable", "answer_variants", "answer_leak"):
+    for check in ("trivially_solvable", "answer_variants", "answer_leak", "out_of_range_moves", "late_win"):
         run.result.ran.setdefault(check, 0.0)
         policy = result.found.get(check)
         if policy is not None:
@@ -678,6 +678,9 @@ def _observable_task(run: CheckRun, cases: list[SeedCase]) -> None:
         wrong += ["\\boxed{0}", "\\boxed{1}"] if not run.tool_use else [format_answer("0")]
         scripts = [a.solution, b.solution] + [(w,) * min(3, run.turn_limit) for w in wrong]
         scripts += [a.solution[:1] + (w,) for w in wrong[:2]]
+        # each move either solution makes, alone: in a guessing game a solution can be one lucky move on one
+        # seed, and the other seed's moves (a middle guess) are where the feedback tells them apart
+        scripts += [(move,) for move in list(dict.fromkeys(a.solution + b.solution))[:6]]
         plans = [EpisodePlan(seed, script) for script in scripts for seed in (a.seed, b.seed)]
         traces = run.play(plans, record="full")
         if all(_same_replies(traces[i].steps, traces[i + 1].steps) for i in range(0, len(traces), 2)):

@@ -573,6 +573,10 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     if not answer_cases:
         return []
     frequency = answer_frequencies(cases)
+    # What a copied value must equal: the answer, or, for a game whose final move names one number
+    # (``guess 606``), that number, which ``wrap`` puts back in the move.
+    slot_counts = Counter(answer_key(case.slot) for case in answer_cases)
+    slot_frequency = {key: count / len(answer_cases) for key, count in slot_counts.items()}
     # A policy is keyed (source, kind, place, position or anchor) while candidates are scanned; its name
     # and description are written only for the policies that end up with a plan (texts yield hundreds of
     # candidates a seed, and formatting names for all of them was most of the probe's host time).
@@ -588,9 +592,10 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
             by_kind: dict[str, list[Candidate]] = defaultdict(list)
             for candidate in candidates:
                 by_kind[candidate.kind].append(candidate)
+            target = answer_key(case.slot)
             for kind, found in by_kind.items():
                 if len(found) >= 2:
-                    pick[(source, kind)] += sum(c.key == case.key for c in found) / len(found)
+                    pick[(source, kind)] += sum(c.key in (case.key, target) for c in found) / len(found)
             anchored: set[tuple[str, str]] = set()  # (kind, anchor) already picked on this seed
             for candidate in candidates:
                 keys: list[_CopyKey] = []
@@ -603,8 +608,11 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
                 if candidate.anchor and (candidate.kind, candidate.anchor) not in anchored:
                     anchored.add((candidate.kind, candidate.anchor))
                     keys.append((source, candidate.kind, "after", candidate.anchor))
-                share = frequency.get(candidate.key)
-                wins = candidate.key == case.key
+                target = answer_key(case.slot)
+                if target != case.key:
+                    share, wins = slot_frequency.get(candidate.key), candidate.key == target
+                else:
+                    share, wins = frequency.get(candidate.key), candidate.key == case.key
                 for key in keys:
                     if share:
                         independent[key] += share
@@ -772,6 +780,15 @@ def policy_message(policy: Policy, cases: list[SeedCase]) -> ProbeFinding:
         message = (f"A wrong answer is accepted: playing {policy.description} won {rate}; on seed {seed} the answer "
                    f"is {answer} and {shown} also won. Parse the answer from the last \\boxed{{}} (or <answer>) and "
                    "compare it exactly (as a number where it is one) with the solution.")
+    elif policy.check == "late_win":
+        message = (f"The game was won after its turn budget was spent: the policy that {policy.description} won "
+                   f"{rate}; e.g. on seed {seed} it played {len(actions)} moves, ending "
+                   f"{_short(repr(list(actions[-4:])), 240)} (the last moves). End the episode when the budget is "
+                   "spent, pay nothing after it, and never reset the turn count within an episode.")
+    elif policy.check == "out_of_range_moves":
+        message = (f"A move the rules should refuse counts toward the goal: the policy that {policy.description} "
+                   f"won {rate}; e.g. on seed {seed} it played {_short(repr(list(actions)), 240)}. Check every value "
+                   "of a move against the range the rules allow and refuse the move otherwise.")
     else:
         message = (f"The answer is visible to the agent: a policy that copies {policy.description} and plays it "
                    f"won {rate}; e.g. on seed {seed} it played {shown}. Do not show the answer (or a form it can be "
