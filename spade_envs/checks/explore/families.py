@@ -255,3 +255,60 @@ def _repeated(context: SearchContext) -> list[Policy]:
                                f"plays {action_content(move)!r} on every turn", plans, within,
                                derivation="the share of seeds whose solution makes that move"))
     return policies
+
+
+# ---------------------------------------------------------------------- moves the replies suggest
+FOLLOW_ROUNDS = 12
+"""Rounds of asking and following at most: each round replays the episode so far (the sandbox plays
+episodes from their start), so a round costs a screen seed one episode."""
+
+
+def suggested_move(grammar: MoveGrammar, reply: str, asked: str) -> str | None:
+    """The first move written out in ``reply`` that has one of the grammar's shapes (inside a box, quotes or
+    plain), other than the move just sent."""
+    for template in grammar.templates:
+        for match in re.finditer(r"\\boxed\{([^{}]{1,80})\}|['\"`]([^'\"`\n]{1,80})['\"`]", reply):
+            move = (match.group(1) or match.group(2) or "").strip()
+            if move and move != asked and template.tokens_of(move) is not None:
+                return move
+    return None
+
+
+@register_family("moves the replies suggest", 3)
+def _follow(context: SearchContext) -> list[Policy]:
+    """Ask with a move cut short (or a plea for help), play the move the reply writes out, and repeat: a game
+    whose replies complete a bad move from the solution is played to the end by them."""
+    if not is_move_game(context.cases):
+        return []
+    grammar = grammar_of(context)
+    if not grammar.templates:
+        return []
+    template = grammar.templates[0]
+    asks = [grammar.wrap(_cut(template, index)) for index, _ in template.slots[-1:]] + [grammar.wrap("help")]
+    screen = context.cases[: context.screen]
+    policies = []
+    for ask in dict.fromkeys(asks):
+        asked = action_content(ask)
+        plans: dict[int, tuple[str, ...]] = {case.seed: () for case in screen}
+        live = set(plans)
+        for _ in range(min(FOLLOW_ROUNDS, context.turn_limit // 2)):
+            if not live:
+                break
+            seeds = sorted(live)
+            traces = context.play_full([EpisodePlan(seed, plans[seed] + (STYLE_PREFIX + ask,)) for seed in seeds])
+            for seed, trace in zip(seeds, traces):
+                last = trace.steps[-1] if trace.steps else None
+                move = suggested_move(grammar, last.observation, asked) if last is not None and not last.done else None
+                if move is None:
+                    live.discard(seed)
+                    continue
+                plans[seed] = plans[seed] + (STYLE_PREFIX + ask, grammar.wrap(move))
+            if len(live) * 2 < len(screen) and not any(plans.values()):
+                break
+        plans = {seed: plan for seed, plan in plans.items() if plan}
+        if plans:
+            name = f"sends {asked!r} and plays the move each reply writes out, until the game ends"
+            policies.append(Policy("answer_leak", f"suggested moves after {asked!r}", name, plans, OUTSIDE_CHANCE,
+                                   predicted=True, population=len(screen),
+                                   derivation="an honest reply's example move is not the next right one"))
+    return policies
