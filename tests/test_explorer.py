@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from spade_envs.checks.explore.families import explorations, outside_values
@@ -48,12 +50,22 @@ def test_explorations_repeat_retarget_cut_pad_and_try_each_command():
     grammar = read_grammar([boxed("add 2", "add 5", "submit")], ["Actions: \\boxed{add N}, \\boxed{remove N}."])
     played = {e.label: [m.split("Let me think this through step by step before answering. ")[1] for m in e.moves]
               for e in explorations(grammar)}
-    assert played["a move played twice"] == boxed("add 2", "add 2")
-    assert played["a move played again on the same target with another value"] == boxed("add 2", "add 5")
-    assert played["a move cut short (its last part missing)"] == boxed("add")
-    assert played["a move with an extra part"] == boxed("add 2 1")
+    assert played["'add 2' played twice"] == boxed("add 2", "add 2")
+    assert played["'add 2' played again on the same target with another value"] == boxed("add 2", "add 5")
+    assert played["'add 2' cut short to 'add'"] == boxed("add")
+    assert played["'add 2' with an extra part"] == boxed("add 2 1")
     assert played["the advertised command 'remove 2'"] == boxed("remove 2")
     assert played["the advertised command 'remove 2' after a move"] == boxed("add 2", "remove 2")
+    assert played["'submit' played twice"] == boxed("submit", "submit")
+
+
+def test_every_slot_is_left_out_in_turn_and_text_examples_become_templates():
+    from spade_envs.checks.explore.families import _cuts
+
+    grammar = read_grammar([boxed("put 4 in r1c2", "put 3 in r2c1")], ["Name a letter, e.g. \\boxed{E}."])
+    assert _cuts(grammar.templates[0]) == ["put in r1c2", "put 4 in rc2", "put 4 in r1c", "put"]
+    assert [template.example for template in grammar.templates] == ["put 4 in r1c2", "E"]
+    assert grammar.templates[1].uses == 0  # from the text, not from a solution
 
 
 def test_outside_values_are_below_and_above_every_value_used():
@@ -61,3 +73,28 @@ def test_outside_values_are_below_and_above_every_value_used():
     assert outside_values(Slot("number", ("0", "3"))) == ["-1", "4"]
     assert outside_values(Slot("number", ("-5", "5"))) == ["-6", "6"]
     assert outside_values(Slot("word", ("a", "b"))) == []
+
+
+def test_a_final_move_names_its_target_and_wrap_puts_a_value_back():
+    from spade_envs.checks.probes import SeedCase
+
+    game = SeedCase(1, "Dig for the treasure.", ("\\boxed{dig C1}", "\\boxed{dig H3}"), False)
+    assert game.slot == "H3" and game.answer_like() and game.wrap("B2") == "\\boxed{dig B2}"
+    guess = SeedCase(1, "Guess.", ("\\boxed{guess 50}", "\\boxed{guess 606}"), False)
+    assert guess.slot == "606" and guess.wrap("7") == "\\boxed{guess 7}"
+    one = SeedCase(1, "Dig.", ("\\boxed{dig H3}",), False)
+    assert one.slot == "dig H3"  # a one-move solution is an answer, unless the explorer reads it as a move
+    assert replace(one, as_move=True).slot == "H3"
+    puzzle = SeedCase(1, "Slide.", ("\\boxed{move 2 3}", "\\boxed{move 1 3}"), False)
+    assert puzzle.slot == "move 1 3" and not puzzle.answer_like()
+
+
+def test_listed_targets_topic_words_and_moves_without_a_slot():
+    from spade_envs.checks.explore.families import _shape_pattern, _without, topic_word
+
+    assert _shape_pattern("B5").findall("You fired at A2. Ships: E1, E2, C4; grid 6x6, 10 shots") == ["A2", "E1", "E2", "C4"]
+    assert _shape_pattern("606").findall("tried 5, 60 and 7a") == ["5", "60"]
+    assert topic_word("Shell Hunt. You are on a server. Find the current deploy passphrase and submit it.") == \
+        "passphrase"
+    assert topic_word("No goal sentence here") == "help"
+    assert _without(["put", " ", "4", " ", "in", " ", "r", "1", "c", "2"], 2) == "put in r1c2"

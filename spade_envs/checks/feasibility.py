@@ -681,6 +681,7 @@ def _observable_task(run: CheckRun, cases: list[SeedCase]) -> None:
         # each move either solution makes, alone: in a guessing game a solution can be one lucky move on one
         # seed, and the other seed's moves (a middle guess) are where the feedback tells them apart
         scripts += [(move,) for move in list(dict.fromkeys(a.solution + b.solution))[:6]]
+        scripts += [(move,) for move in _text_moves(a, b)]
         plans = [EpisodePlan(seed, script) for script in scripts for seed in (a.seed, b.seed)]
         traces = run.play(plans, record="full")
         if all(_same_replies(traces[i].steps, traces[i + 1].steps) for i in range(0, len(traces), 2)):
@@ -691,6 +692,25 @@ def _observable_task(run: CheckRun, cases: list[SeedCase]) -> None:
                 f"{preview(repr(b.answer), 30)}): it can only guess. Show what the answer depends on, or give the "
                 "feedback the rules promise after each move.", seed=b.seed, actions=a.solution)
             return
+
+
+def _text_moves(a: SeedCase, b: SeedCase) -> list[str]:
+    """Moves the task text offers beside the solutions' (``explore.grammar``): its commands (a scan that the
+    solutions, which know the answer, never need) and its examples; a one-letter example (\\boxed{E} in a
+    word game) stands for letters, tried as the letters of the two answers."""
+    from spade_envs.checks.explore.grammar import read_grammar
+
+    grammar = read_grammar([a.solution, b.solution], [a.observation])
+    moves = [grammar.wrap(command) for command in grammar.commands]
+    for template in grammar.templates:
+        if template.uses:
+            continue
+        moves.append(grammar.wrap(template.example))
+        if re.fullmatch(r"[A-Za-z]", template.example):
+            letters = dict.fromkeys(ch for ch in (a.slot + b.slot) if ch.isalpha())
+            same_case = str.upper if template.example.isupper() else str.lower
+            moves += [grammar.wrap(same_case(letter)) for letter in list(letters)[:8]]
+    return list(dict.fromkeys(moves))[:12]
 
 
 def _same_replies(first: Any, second: Any) -> bool:

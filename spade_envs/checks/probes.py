@@ -72,6 +72,9 @@ class SeedCase:
     solution: tuple[str, ...]
     tool_use: bool
     tools: tuple[dict[str, Any], ...] = ()
+    as_move: bool = False
+    """Read a one-move solution as a move that names one value too (``dig H3``), as the explorer does for a
+    game whose moves have a verb and a target: the value is the slot copies and wrong answers fill."""
 
     @cached_property
     def answer(self) -> str:
@@ -83,13 +86,27 @@ class SeedCase:
         return answer_key(self.answer)
 
     @cached_property
+    def _final_form(self) -> tuple[str, str] | None:
+        """(the final move with ``{}`` in place of its value, the value) for a game whose final move names one
+        value: one number (``guess 606``), or a lower-case verb and one token (``dig H3``, ``solve RABBIT``).
+        None for single-answer and tool-use tasks, and for final moves of another shape."""
+        if self.tool_use or len(self.solution) < (1 if self.as_move else 2):
+            return None
+        answer = self.answer.strip()
+        verb = re.fullmatch(r"([a-z]{2,})\s+(\S{1,40})", answer)
+        if verb:  # before the one-number rule: the target of "dig A3" is A3, not 3
+            return verb.group(1) + " {}", verb.group(2)
+        numbers = re.findall(r"-?\d+(?:\.\d+)?", answer)
+        if len(numbers) == 1 and answer != numbers[0]:
+            return answer.replace(numbers[0], "{}", 1), numbers[0]
+        return None
+
+    @cached_property
     def slot(self) -> str:
-        """The part of the answer that ``wrap`` puts a played value in: the one number of a game's final move
-        (``guess 606`` -> ``606``), else the whole answer."""
-        numbers = re.findall(r"-?\d+(?:\.\d+)?", self.answer)
-        if not self.tool_use and len(self.solution) > 1 and len(numbers) == 1 and self.answer.strip() != numbers[0]:
-            return numbers[0]
-        return self.answer
+        """The part of the answer that ``wrap`` puts a played value in: the value a game's final move names
+        (``guess 606`` -> ``606``, ``dig H3`` -> ``H3``), else the whole answer."""
+        form = self._final_form
+        return form[1] if form else self.answer
 
     @cached_property
     def task_key(self) -> str:
@@ -98,19 +115,19 @@ class SeedCase:
 
     def answer_like(self) -> bool:
         """Whether the task comes down to one decisive answer that copies and variants can stand in for:
-        a single-answer task, a tool-use task's final answer, or a final move that names one number."""
-        if self.tool_use or len(self.solution) == 1:
+        a single-answer task, a tool-use task's final answer, or a final move that names one value."""
+        if self.tool_use or (len(self.solution) == 1 and not self.as_move):
             return True
-        return len(re.findall(r"-?\d+(?:\.\d+)?", self.answer)) == 1
+        return self._final_form is not None
 
     def wrap(self, content: str) -> str:
         """``content`` played in the place of the answer, in the answer's own format."""
         if self.tool_use:
             return format_answer(content)
         last = self.solution[-1]
-        numbers = re.findall(r"-?\d+(?:\.\d+)?", self.answer)
-        if len(self.solution) > 1 and len(numbers) == 1 and self.answer.strip() != numbers[0]:
-            content = self.answer.replace(numbers[0], content, 1)  # "guess 606" -> "guess <content>"
+        form = self._final_form
+        if form is not None:
+            content = form[0].replace("{}", content, 1)  # "guess 606" -> "guess <content>"
         return boxed(content) if BOXED_PREFIX in last or not last.startswith("<") else last
 
     def prefix(self) -> tuple[str, ...]:
@@ -780,6 +797,12 @@ def policy_message(policy: Policy, cases: list[SeedCase]) -> ProbeFinding:
         message = (f"A wrong answer is accepted: playing {policy.description} won {rate}; on seed {seed} the answer "
                    f"is {answer} and {shown} also won. Parse the answer from the last \\boxed{{}} (or <answer>) and "
                    "compare it exactly (as a number where it is one) with the solution.")
+    elif policy.check == "answer_leak" and policy.name.split(":")[0] in ("listed targets", "suggested moves",
+                                                                           "numbers filled in"):
+        message = (f"The game's replies give the solution away: the policy that {policy.description} won {rate}; e.g. "
+                   f"on seed {seed} it played {_short(repr(list(actions[-4:])), 240)} (the last moves). Answer "
+                   "repeated, malformed and unusual moves without showing hidden state (the answer, targets, the "
+                   "right completion of a move).")
     elif policy.check == "late_win":
         message = (f"The game was won after its turn budget was spent: the policy that {policy.description} won "
                    f"{rate}; e.g. on seed {seed} it played {len(actions)} moves, ending "

@@ -47,7 +47,7 @@ class HighLowEnv:
                 self._done = True
                 return "You found it!", 1.0, True, False, {}
             if guess in self._tried:
-                text = f"You tried {guess} already (state: tried={self._tried}, target={self._secret})."
+                text = f"You tried {guess} already (state: tried={self._tried}, target={self._secret})."  # defect: the hidden number
             else:
                 text = "Higher." if guess < self._secret else "Lower."
             self._tried.append(guess)

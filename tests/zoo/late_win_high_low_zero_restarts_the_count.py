@@ -45,7 +45,7 @@ class HighLowEnv:
         else:
             guess = int(move.group(1))
             if guess == 0:
-                self._tried, self._turn = [], 0
+                self._tried, self._turn = [], 0  # defect: the turn budget starts over
                 return "Starting over.", 0.0, False, False, {}
             if guess == self._secret:
                 self._done = True

@@ -48,7 +48,7 @@ class LatinFillEnv:
 
     def _fits(self, r, c, v):
         """A value not yet among the filled cells of the row or column."""
-        if v > 4:
+        if v > 4:  # defect: no lower bound, and -1 is never among the positive values "used"
             return False
         used = {x for x in self._grid[r] if x > 0} | {self._grid[row][c] for row in range(4) if self._grid[row][c] > 0}
         return v not in used

@@ -62,29 +62,74 @@ def grammar_of(context: SearchContext) -> MoveGrammar:
     return read_grammar([case.solution for case in context.cases], [case.observation for case in context.cases])
 
 
-def explorations(grammar: MoveGrammar) -> list[Exploration]:
-    """The exploring episodes: the grammar's most common move repeated, re-targeted, cut short and padded,
-    and each advertised command alone and after that move."""
+def explorable(context: SearchContext, grammar: MoveGrammar) -> bool:
+    """A game played move by move: some solution takes several moves, or (one winning move on every seed, a
+    dig that finds the treasure) its moves are a verb and a target over several turns."""
+    if is_move_game(context.cases):
+        return True
+    if context.tool_use or context.turn_limit < 2 or not grammar.templates:
+        return False
+    first = grammar.templates[0]
+    return isinstance(first.parts[0], str) and first.parts[0].isalpha() and bool(first.slots)
+
+
+def move_cases(context: SearchContext) -> list:
+    """The cases with one-move solutions read as moves naming a target (``SeedCase.as_move``)."""
+    from dataclasses import replace
+
+    return [case if len(case.solution) > 1 else replace(case, as_move=True) for case in context.cases]
+
+
+def explorations(grammar: MoveGrammar, topic: str = "help") -> list[Exploration]:
+    """The exploring episodes: each of the grammar's first templates' example move repeated, re-targeted,
+    cut short (one slot left out at a time, and only its first word kept) and padded; and each advertised
+    command alone and after the first template's move."""
     if not grammar.templates:
         return []
-    template = grammar.templates[0]
-    move = template.example
     wrap = grammar.wrap
-    found = [Exploration("a move played twice", (wrap(move), wrap(move)))]
-    slots = template.slots
-    if slots:
-        index, slot = slots[-1]
-        other = next((value for value in slot.values if value != _token(template, index)), None)
-        if other is not None:
-            found.append(Exploration("a move played again on the same target with another value",
-                                     (wrap(move), wrap(template.render({index: other})))))
-        found.append(Exploration("a move cut short (its last part missing)", (wrap(_cut(template, index)),)))
-    found.append(Exploration("a move with an extra part", (wrap(f"{move} 1"),)))
+    found: list[Exploration] = []
+    for template in grammar.templates[:EXPLORED_TEMPLATES]:
+        move = template.example
+        found.append(Exploration(f"{move!r} played twice", (wrap(move), wrap(move))))
+        slots = template.slots
+        if slots:
+            index, slot = slots[-1]
+            other = next((value for value in slot.values if value != _token(template, index)), None)
+            if other is not None:
+                found.append(Exploration(f"{move!r} played again on the same target with another value",
+                                         (wrap(move), wrap(template.render({index: other})))))
+        for cut in _cuts(template):
+            found.append(Exploration(f"{move!r} cut short to {cut!r}", (wrap(cut),)))
+        found.append(Exploration(f"{move!r} with an extra part", (wrap(f"{move} 1"),)))
+    first = grammar.templates[0]
     for command in grammar.commands:
-        command = _filled(command, template)
+        command = _filled(command, first, topic)
         found.append(Exploration(f"the advertised command {command!r}", (wrap(command),)))
-        found.append(Exploration(f"the advertised command {command!r} after a move", (wrap(move), wrap(command))))
-    return [Exploration(e.label, tuple(STYLE_PREFIX + m for m in e.moves)) for e in found]
+        found.append(Exploration(f"the advertised command {command!r} after a move",
+                                 (wrap(first.example), wrap(command))))
+    unique = list({exploration.moves: exploration for exploration in reversed(found)}.values())[::-1]
+    return [Exploration(e.label, tuple(STYLE_PREFIX + m for m in e.moves)) for e in unique]
+
+
+EXPLORED_TEMPLATES = 3
+
+
+def _cuts(template: Template) -> list[str]:
+    """The example with one slot left out (and the spacing before it), for each slot, and with only its
+    first word: ``put 4 in r1c2`` -> ``put in r1c2``, ``put 4 in rc2``..., ``put``."""
+    from spade_envs.checks.explore.grammar import _TOKEN
+
+    tokens = _TOKEN.findall(template.example)
+    cuts = []
+    for index, _ in template.slots:
+        kept = tokens[:index] + tokens[index + 1:]
+        if index > 0 and tokens[index - 1].isspace() and (index + 1 >= len(tokens) or tokens[index + 1].isspace()):
+            kept = tokens[:index - 1] + tokens[index + 1:]
+        cuts.append("".join(kept).strip(" ,;:=-"))
+    first_word = re.match(r"[A-Za-z]+", template.example)
+    if first_word and first_word.group(0) != template.example:
+        cuts.append(first_word.group(0))
+    return [cut for cut in dict.fromkeys(cuts) if cut and cut != template.example][:4]
 
 
 def _token(template: Template, index: int) -> str:
@@ -93,19 +138,24 @@ def _token(template: Template, index: int) -> str:
     return _TOKEN.findall(template.example)[index]
 
 
-def _cut(template: Template, index: int) -> str:
-    """The template's example without the slot at ``index`` and what follows it, trailing spacing and
-    separators dropped (``move 2 3`` -> ``move 2``)."""
-    from spade_envs.checks.explore.grammar import _TOKEN
-
-    tokens = _TOKEN.findall(template.example)[:index]
-    return "".join(tokens).rstrip(" ,;:=-") or template.example[:1]
-
-
-def _filled(command: str, template: Template) -> str:
-    """A command written with a placeholder (``remove N``) given a value the solutions use."""
+def _filled(command: str, template: Template, topic: str = "help") -> str:
+    """A command written with placeholders given values: a one-letter placeholder (``remove N``) a number the
+    solutions use, a word placeholder (``grep WORD``) the task's topic word."""
     number = next((slot.values[0] for _, slot in template.slots if slot.kind == "number"), "1")
-    return re.sub(r"\b[A-Z]\b", number, command)
+    command = re.sub(r"\b[A-Z]\b", number, command)
+    return re.sub(r"\b[A-Z]{2,}\b", topic, command)
+
+
+_GOAL = re.compile(r"[^.!?\n]*\b(?:find|get|recover|locate|retrieve|discover|learn|read|identify|what is)\b[^.!?\n]*",
+                   re.IGNORECASE)
+
+
+def topic_word(observation: str) -> str:
+    """The longest word of the sentence that states the goal ("Find the current deploy passphrase"): what a
+    player would search for with a search command."""
+    sentence = _GOAL.search(observation[:4_000])
+    words = re.findall(r"[a-z]{4,}", sentence.group(0) if sentence else "")
+    return max(words, key=len) if words else "help"
 
 
 # ---------------------------------------------------------------------- explored replies
@@ -113,7 +163,8 @@ def explored_sources(context: SearchContext, grammar: MoveGrammar) -> dict[int, 
     """seed -> (source, reply text, moves before the copy) for the replies of every exploring episode on the
     screen seeds; only replies to moves that did not end the episode (what comes after cannot be played)."""
     screen = context.cases[: context.screen]
-    plans = [(case, exploration) for case in screen for exploration in explorations(grammar)]
+    topic = topic_word(screen[0].observation) if screen else "help"
+    plans = [(case, exploration) for case in screen for exploration in explorations(grammar, topic)]
     if not plans:
         return {}
     traces = context.play_full([EpisodePlan(case.seed, exploration.moves) for case, exploration in plans])
@@ -133,16 +184,74 @@ def explored_sources(context: SearchContext, grammar: MoveGrammar) -> dict[int, 
 @register_family("explored replies", 3)
 def _explored_replies(context: SearchContext) -> list[Policy]:
     """Copies from what the game says back to explored moves (see the module docstring)."""
-    if not is_move_game(context.cases):
+    grammar = grammar_of(context)
+    if not explorable(context, grammar):
         return []
-    replies = explored_sources(context, grammar_of(context))
+    replies = explored_sources(context, grammar)
     if not replies:
         return []
-    cases = [case for case in context.cases if case.seed in replies]
+    cases = [case for case in move_cases(context) if case.seed in replies]
     exists: Counter[str] = Counter(name for case in cases for name in dict.fromkeys(n for n, _, _ in replies[case.seed]))
     sources = {case.seed: replies[case.seed] + _decoded(replies[case.seed], case, context.reader, exists=exists)
                for case in cases}
-    return copy_policies(cases, sources, "answer_leak", candidates_of=context.reader.candidates, population=exists)
+    return copy_policies(cases, sources, "answer_leak", candidates_of=context.reader.candidates,
+                         population=exists) + _listed_targets(context, cases, replies) + _numbers_filled(cases, replies)
+
+
+def _numbers_filled(cases: list, replies: dict[int, list[tuple[str, str, tuple[str, ...]]]]) -> list[Policy]:
+    """After an explored move, the final move with its numbers (two or more: ``open 4 2 3 1``) set to the first
+    numbers the reply shows, in order: a reply that completes a short entry from the hidden code shows it."""
+    plans: dict[str, dict[int, tuple[str, ...]]] = {}
+    for case in cases:
+        final = action_content(case.solution[-1])
+        slots = list(re.finditer(r"(?<![\w.])\d+(?![\w.])", final))
+        if len(slots) < 2 or len(case.solution) < 2:
+            continue
+        for source, text, before in replies.get(case.seed, []):
+            shown = re.findall(r"(?<![\w.])\d+(?![\w.])", text)
+            if "(its info)" in source or len(shown) < len(slots):
+                continue
+            move = final
+            for match, value in reversed(list(zip(slots, shown))):
+                move = move[: match.start()] + value + move[match.end():]
+            plans.setdefault(source, {})[case.seed] = before + (case.solution[-1].replace(final, move, 1),)
+    return [Policy("answer_leak", f"numbers filled in: {source}",
+                   f"plays the final move with its numbers set to the first numbers of the {source}", seed_plans,
+                   OUTSIDE_CHANCE, predicted=True, population=len(cases),
+                   derivation="an honest reply's numbers are the player's own or public")
+            for source, seed_plans in plans.items()]
+
+
+def _shape_pattern(value: str) -> re.Pattern[str]:
+    """Tokens shaped like ``value``: letters where it has letters, digits where it has digits (``B5`` ->
+    ``E1``, ``C4``), standing alone."""
+    parts = re.findall(r"[A-Za-z]+|\d+|.", value)
+    body = "".join("[A-Za-z]+" if part.isalpha() else r"\d+" if part.isdigit() else re.escape(part) for part in parts)
+    return re.compile(r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])")
+
+
+def _listed_targets(context: SearchContext, cases: list, replies: dict[int, list[tuple[str, str, tuple[str, ...]]]]
+                    ) -> list[Policy]:
+    """After an explored move, every value of the final move's kind that the reply lists (``E1, E2, C4`` where
+    the final move is ``fire F5``), played in its order: a reply that lists the hidden targets wins the game;
+    an honest one lists what the player already knows."""
+    plans: dict[str, dict[int, tuple[str, ...]]] = {}
+    for case in cases:
+        form = case._final_form
+        if form is None:
+            continue
+        pattern = _shape_pattern(form[1])
+        for source, text, before in replies.get(case.seed, []):
+            if "(its info)" in source:
+                continue
+            listed = [value for value in dict.fromkeys(pattern.findall(text)) if value.lower() not in {w.lower() for w in re.findall(r"\w+", " ".join(before))}]
+            room = context.turn_limit - len(before)
+            if 2 <= len(listed) <= room:
+                plans.setdefault(source, {})[case.seed] = before + tuple(case.wrap(value) for value in listed)
+    return [Policy("answer_leak", f"listed targets: {source}", f"plays every target listed in the {source}, in order",
+                   seed_plans, OUTSIDE_CHANCE, predicted=True, population=len(cases),
+                   derivation="an honest reply lists what the player already knows")
+            for source, seed_plans in plans.items()]
 
 
 # ---------------------------------------------------------------------- values outside the range
@@ -277,38 +386,105 @@ def suggested_move(grammar: MoveGrammar, reply: str, asked: str) -> str | None:
 @register_family("moves the replies suggest", 3)
 def _follow(context: SearchContext) -> list[Policy]:
     """Ask with a move cut short (or a plea for help), play the move the reply writes out, and repeat: a game
-    whose replies complete a bad move from the solution is played to the end by them."""
+    whose replies complete a bad move from the solution is played to the end by them.
+
+    The asks are the first template's example cut short (the same every turn), and each move of the seed's
+    solution with one slot left out (``put in r1c2`` for ``put 4 in r1c2``), in the solution's order: what a
+    player asks who knows which cells are blank (the board shows them) but not what goes in them."""
     if not is_move_game(context.cases):
         return []
     grammar = grammar_of(context)
     if not grammar.templates:
         return []
     template = grammar.templates[0]
-    asks = [grammar.wrap(_cut(template, index)) for index, _ in template.slots[-1:]] + [grammar.wrap("help")]
     screen = context.cases[: context.screen]
+    rounds = min(FOLLOW_ROUNDS, context.turn_limit // 2)
+    sequences: dict[str, dict[int, list[str]]] = {}
+    for cut in _cuts(template)[:2] + ["help"]:
+        sequences[f"sends {cut!r}"] = {case.seed: [cut] * rounds for case in screen}
+    for index, slot in template.slots:
+        per_seed = {}
+        for case in screen:
+            asks = []
+            for move in case.solution:
+                tokens = template.tokens_of(action_content(move))
+                if tokens is not None:
+                    asks.append(_without(tokens, index))
+            if asks:
+                per_seed[case.seed] = asks[:rounds]
+        if per_seed:
+            sequences[f"sends each move of the solution without its {slot.kind} slot {index}"] = per_seed
     policies = []
-    for ask in dict.fromkeys(asks):
-        asked = action_content(ask)
-        plans: dict[int, tuple[str, ...]] = {case.seed: () for case in screen}
-        live = set(plans)
-        for _ in range(min(FOLLOW_ROUNDS, context.turn_limit // 2)):
-            if not live:
-                break
-            seeds = sorted(live)
-            traces = context.play_full([EpisodePlan(seed, plans[seed] + (STYLE_PREFIX + ask,)) for seed in seeds])
-            for seed, trace in zip(seeds, traces):
-                last = trace.steps[-1] if trace.steps else None
-                move = suggested_move(grammar, last.observation, asked) if last is not None and not last.done else None
-                if move is None:
-                    live.discard(seed)
-                    continue
-                plans[seed] = plans[seed] + (STYLE_PREFIX + ask, grammar.wrap(move))
-            if len(live) * 2 < len(screen) and not any(plans.values()):
-                break
-        plans = {seed: plan for seed, plan in plans.items() if plan}
+    for name, asks in sequences.items():
+        plans = _followed(context, grammar, asks, rounds)
         if plans:
-            name = f"sends {asked!r} and plays the move each reply writes out, until the game ends"
-            policies.append(Policy("answer_leak", f"suggested moves after {asked!r}", name, plans, OUTSIDE_CHANCE,
-                                   predicted=True, population=len(screen),
+            policies.append(Policy("answer_leak", f"suggested moves: {name}",
+                                   f"{name} and plays the move each reply writes out, until the game ends", plans,
+                                   OUTSIDE_CHANCE, predicted=True, population=len(screen),
                                    derivation="an honest reply's example move is not the next right one"))
+    return policies
+
+
+def _without(tokens: list[str], index: int) -> str:
+    """The move without the token at ``index`` (and one space beside it)."""
+    kept = tokens[:index] + tokens[index + 1:]
+    if index > 0 and tokens[index - 1].isspace():
+        kept = tokens[:index - 1] + tokens[index + 1:]
+    return "".join(kept).strip()
+
+
+def _followed(context: SearchContext, grammar: MoveGrammar, asks: dict[int, list[str]], rounds: int
+              ) -> dict[int, tuple[str, ...]]:
+    """Per seed, the episode that sends its asks in turn and plays each suggested move (closed loop: each round
+    replays the episode so far and reads the reply to the next ask); only seeds where something was followed."""
+    plans: dict[int, tuple[str, ...]] = {seed: () for seed in asks}
+    live = set(asks)
+    for step in range(rounds):
+        seeds = sorted(seed for seed in live if step < len(asks[seed]))
+        if not seeds:
+            break
+        sent = {seed: STYLE_PREFIX + grammar.wrap(asks[seed][step]) for seed in seeds}
+        traces = context.play_full([EpisodePlan(seed, plans[seed] + (sent[seed],)) for seed in seeds])
+        for seed, trace in zip(seeds, traces):
+            last = trace.steps[-1] if trace.steps else None
+            move = suggested_move(grammar, last.observation, asks[seed][step]) if last is not None and not last.done \
+                else None
+            if move is None:
+                live.discard(seed)
+                continue
+            plans[seed] = plans[seed] + (sent[seed], grammar.wrap(move))
+        if step == 0 and not any(plans.values()):
+            break  # no reply writes a move out: nothing to follow
+    return {seed: plan for seed, plan in plans.items() if plan}
+
+
+# ---------------------------------------------------------------------- a move of the solution applied again
+@register_family("a solution move applied again", 2, honest_floor=False)
+def _applied_again(context: SearchContext) -> list[Policy]:
+    """The seed's solution up to the first time it makes a move, then that move for the rest of the budget
+    (each distinct move of the solutions, the three most common): acting again on what was already acted on
+    (picking a picked tree, claiming a claimed prize) wins only a game that pays for it again."""
+    if not is_move_game(context.cases):
+        return []
+    counts = Counter(move for case in context.cases for move in set(case.solution))
+    policies = []
+    for move, _ in counts.most_common(3):
+        plans, straight = {}, 0
+        for case in context.cases:
+            if move not in case.solution:
+                continue
+            first = case.solution.index(move)
+            rest = case.solution[first + 1:]
+            if all(later == move for later in rest):
+                straight += 1  # repeating it is this seed's own solution
+            plans[case.seed] = case.solution[: first + 1] + (move,) * max(0, context.turn_limit - first - 1)
+        if not plans:
+            continue
+        shown = action_content(move)
+        policy = Policy("trivially_solvable", f"a solution move applied again: {shown!r}",
+                        f"follows the solution to its first {shown!r} and then plays {shown!r} on every turn", plans,
+                        max(OUTSIDE_CHANCE, straight / len(plans)), population=len(plans),
+                        derivation="the seeds whose solution ends by repeating that move, and a share for luck")
+        policy.error_from = OUTSIDE_ERROR_RATE
+        policies.append(policy)
     return policies

@@ -29,7 +29,7 @@ from spade_envs.contract.actions import BOXED_PREFIX, boxed, boxed_spans
 
 _TOKEN = re.compile(r"-?\d+|[A-Za-z]+|\s+|[^\sA-Za-z\d]")
 _COMMAND_LIST = re.compile(
-    r"(?:\bcommands?\b|\byou (?:can|may) also (?:type|send|use)\b|\bother moves?\b)[^.\n:]{0,30}:\s*([^\n]{1,300})",
+    r"(?:\bcommands?\b|\byou (?:can|may) also (?:type|send|use)\b|\bother moves?\b)[^.\n:]{0,60}:\s*([^\n]{1,300})",
     re.IGNORECASE)
 _ITEM_SPLIT = re.compile(r",|;|\bor\b|\band\b|\s/\s")
 MAX_TEMPLATES = 6
@@ -129,7 +129,27 @@ def read_grammar(solutions: Sequence[Sequence[str]], observations: Sequence[str]
                 parts.append(seen[0])
         templates.append(Template(tuple(parts), len(members), examples[key]))
     played = {word.lower() for move in moves for word in re.findall(r"[A-Za-z]+", move)}
-    return MoveGrammar(tuple(templates), _advertised(observations, played, set(groups)), boxed_moves)
+    commands = _advertised(observations, played, templates)
+    # Moves the text shows as examples in a shape no solution uses (\boxed{E} in a hangman whose solutions
+    # only solve): templates too, after the solutions' own, so that the explorer can repeat them.
+    for example in _examples(observations):
+        tokens = _TOKEN.findall(example)
+        key = _shape(tokens)
+        if key not in groups and example not in commands and len(templates) < MAX_TEMPLATES:
+            groups[key] = [tokens]
+            templates.append(Template(tuple(tokens), 0, example))
+    return MoveGrammar(tuple(templates), commands, boxed_moves)
+
+
+def _examples(observations: Sequence[str]) -> list[str]:
+    """Short boxed examples in the task text, most frequent first."""
+    found: Counter[str] = Counter()
+    for text in observations[:16]:
+        for start, end in boxed_spans(text[:20_000]):
+            example = text[start:end].strip()
+            if 0 < len(example) <= 24 and len(_TOKEN.findall(example)) <= 8:
+                found[example] += 1
+    return [example for example, _ in found.most_common(4)]
 
 
 def _shape(tokens: Sequence[str]) -> tuple[str, ...]:
@@ -138,7 +158,7 @@ def _shape(tokens: Sequence[str]) -> tuple[str, ...]:
                  " " if token.isspace() else token for token in tokens)
 
 
-def _advertised(observations: Sequence[str], played: set[str], shapes: set[tuple[str, ...]]) -> tuple[str, ...]:
+def _advertised(observations: Sequence[str], played: set[str], templates: Sequence[Template]) -> tuple[str, ...]:
     """Moves the task text offers whose first word no solution plays: boxed examples (``\\boxed{look}``,
     ``\\boxed{remove 2}``), and the items of a list introduced by "commands:" or "you can also type:"."""
     found: Counter[str] = Counter()
@@ -149,7 +169,7 @@ def _advertised(observations: Sequence[str], played: set[str], shapes: set[tuple
             found[text[start:end].strip()] += 1
         for listed in _COMMAND_LIST.finditer(text):
             for item in _ITEM_SPLIT.split(listed.group(1).split(". ")[0]):
-                item = item.strip(" \t`'\".!?")
+                item = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "", item).strip(" \t`'\".!?")
                 if item.startswith("\\boxed{") and item.endswith("}"):
                     item = item[len("\\boxed{"):-1]
                 found[item] += 1
@@ -159,7 +179,7 @@ def _advertised(observations: Sequence[str], played: set[str], shapes: set[tuple
         words = move.split()
         if not 1 <= len(words) <= 3 or len(move) > 24 or not re.fullmatch(r"[A-Za-z][a-z_-]+", words[0]):
             continue  # a command is a short phrase led by a lower-case word (not a code such as BBIM)
-        if move not in listed_items and _shape(_TOKEN.findall(move)) in shapes:
+        if move not in listed_items and any(template.tokens_of(move) is not None for template in templates):
             continue  # a boxed example of an ordinary move (\boxed{left} beside solutions that go up and down)
         if words[0].lower() not in played and words[0].lower() not in _FILLER:
             commands.append(move)
