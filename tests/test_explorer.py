@@ -69,7 +69,7 @@ def test_every_slot_is_left_out_in_turn_and_text_examples_become_templates():
 
 
 def test_outside_values_are_below_and_above_every_value_used():
-    assert outside_values(Slot("number", ("1", "4", "9"))) == ["0", "-1", "10"]
+    assert outside_values(Slot("number", ("1", "4", "9"))) == ["-1", "0", "10"]
     assert outside_values(Slot("number", ("0", "3"))) == ["-1", "4"]
     assert outside_values(Slot("number", ("-5", "5"))) == ["-6", "6"]
     assert outside_values(Slot("word", ("a", "b"))) == []

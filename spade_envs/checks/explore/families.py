@@ -16,10 +16,10 @@ task has no moves to explore, and the search's budget stays where it was.
   (a wildcard value, a wrap-around index) is won by them.
 * **moves past the budget**: the turn budget spent on moves no game reads, then the solution; and the
   same with one more move before the solution that might restart the game (an advertised command, a
-  restart word, a move with an outside value). An honest game has ended when the budget is spent, so
+  restart word the text uses, a move with an outside value). An honest game has ended when the budget is spent, so
   nothing after it can win; a game that still pays a winning move, or whose restart gave it a fresh
   budget, is won.
-* **one move repeated**: each of the most common moves, for the whole budget. It wins an honest game only
+* **one move repeated**: each of the two most common moves, for the whole budget. It wins an honest game only
   where that move is part of the seed's solution (it is the answer, or the way is straight); a game that
   pays for repeating a move is won more often.
 """
@@ -47,7 +47,11 @@ OUTSIDE_CHANCE = 0.05
 whose number does not matter) could still be won now and then."""
 OUTSIDE_ERROR_RATE = 0.5
 """A mutated solution that wins at least this share of the seeds is an error; below, a warning."""
-MAX_OUTSIDE_POLICIES = 9
+MAX_OUTSIDE_POLICIES = 6
+PROBE_SEEDS = 8
+"""Seeds the whole-budget strategies (moves past the budget, one move repeated, a solution move applied again)
+are played on: they win a broken game on nearly every seed and an honest one on none, so eight seeds decide,
+and each of their episodes is as long as the budget."""
 
 
 @dataclass(frozen=True)
@@ -256,42 +260,53 @@ def _listed_targets(context: SearchContext, cases: list, replies: dict[int, list
 
 # ---------------------------------------------------------------------- values outside the range
 def outside_values(slot: Slot) -> list[str]:
-    """Values no solution uses that an honest game must refuse in a number slot: 0 (where every value is
-    positive), -1, and one past the largest."""
+    """Values no solution uses that an honest game must refuse in a number slot, most telling first: -1 (or
+    one below the least, where values go negative), 0 (where every value is positive), one past the largest."""
     numbers = slot.numbers
     if not numbers:
         return []
     low, high = numbers[0], numbers[-1]
-    values = ([0] if low > 0 else []) + ([-1] if low >= 0 else [low - 1]) + [high + 1]
+    values = ([-1] if low >= 0 else [low - 1]) + ([0] if low > 0 else []) + [high + 1]
     return [str(value) for value in dict.fromkeys(values)]
 
 
 @register_family("values outside the range", 2, honest_floor=False)
 def _outside(context: SearchContext) -> list[Policy]:
-    """Each seed's solution with one number slot of one template set to an outside value in every move."""
+    """Each seed's solution with one number slot of one template set to an outside value in every move: the
+    most telling value of every slot first, then the next, at most ``MAX_OUTSIDE_POLICIES``."""
     if not is_move_game(context.cases):
         return []
     grammar = grammar_of(context)
-    policies: list[Policy] = []
+    candidates: list[tuple[int, Template, int, int, str]] = []  # (rank, template, slot index, slot number, value)
     for template in grammar.templates:
-        for number, (index, slot) in enumerate((i, s) for i, s in template.slots if s.kind == "number"):
-            for value in outside_values(slot):
-                plans = {}
-                for case in context.cases:
-                    mutated = tuple(_set_slot(grammar, template, index, value, move) for move in case.solution)
-                    if mutated != case.solution:
-                        plans[case.seed] = mutated
-                if not plans or _unneeded(context, grammar, template, plans):
-                    continue
-                name = f"number {number + 1} of every {template.pattern!r} move set to {value}"
-                policy = Policy("out_of_range_moves", f"outside values: {name}",
-                                f"plays the seed's own solution with {name}, a value no solution uses", plans,
-                                OUTSIDE_CHANCE, derivation="a mutated move an honest game refuses; a share for "
-                                "moves whose number does not matter")
-                policy.error_from = OUTSIDE_ERROR_RATE
-                policies.append(policy)
-            if len(policies) >= MAX_OUTSIDE_POLICIES:
-                return policies
+        numbered = [(i, s) for i, s in template.slots if s.kind == "number"]
+        for number, (index, slot) in enumerate(numbered):
+            candidates += [(rank, template, index, number, value) for rank, value in enumerate(outside_values(slot))]
+    candidates.sort(key=lambda item: item[0])
+    policies: list[Policy] = []
+    needed: dict[int, bool] = {}
+    for _, template, index, number, value in candidates:
+        if len(policies) >= MAX_OUTSIDE_POLICIES:
+            break
+        plans = {}
+        for case in context.cases:
+            mutated = tuple(_set_slot(grammar, template, index, value, move) for move in case.solution)
+            if mutated != case.solution:
+                plans[case.seed] = mutated
+        if not plans:
+            continue
+        key = id(template)
+        if key not in needed:
+            needed[key] = not _unneeded(context, grammar, template, plans)
+        if not needed[key]:
+            continue
+        name = f"number {number + 1} of every {template.pattern!r} move set to {value}"
+        policy = Policy("out_of_range_moves", f"outside values: {name}",
+                        f"plays the seed's own solution with {name}, a value no solution uses", plans,
+                        OUTSIDE_CHANCE, derivation="a mutated move an honest game refuses; a share for "
+                        "moves whose number does not matter")
+        policy.error_from = OUTSIDE_ERROR_RATE
+        policies.append(policy)
     return policies
 
 
@@ -329,8 +344,10 @@ def _past_budget(context: SearchContext) -> list[Policy]:
         return []
     grammar = grammar_of(context)
     filler = STYLE_PREFIX + grammar.wrap("?")
+    text = " ".join(case.observation for case in context.cases[:4]).lower()
+    words = [word for word in RESTART_WORDS if re.search(rf"\b{re.escape(word)}\b", text)]
     restarts = [("", None)] + [(f" after {move!r}", grammar.wrap(move)) for move in
-                               list(dict.fromkeys((*grammar.commands, *RESTART_WORDS)))[:8]]
+                               list(dict.fromkeys((*grammar.commands, *words)))[:6]]
     if grammar.templates:
         template = grammar.templates[0]
         for index, slot in template.slots[:1]:
@@ -338,31 +355,33 @@ def _past_budget(context: SearchContext) -> list[Policy]:
                 move = template.render({index: value})
                 restarts.append((f" after {move!r}", grammar.wrap(move)))
     policies = []
+    cases = context.cases[:PROBE_SEEDS]
     for suffix, restart in restarts:
         spent = (filler,) * (context.turn_limit if restart is None else context.turn_limit - 1)
-        plans = {case.seed: spent + ((restart,) if restart else ()) + case.solution for case in context.cases}
+        plans = {case.seed: spent + ((restart,) if restart else ()) + case.solution for case in cases}
         name = f"the solution after the turn budget was spent{suffix}"
-        policies.append(Policy("late_win", f"past the budget: {name}", f"plays {name}", plans, 0.0,
-                               derivation="an honest game has ended by then"))
+        policies.append(Policy("late_win", f"past the budget: {name}", f"plays {name}", plans, 0.0, predicted=True,
+                               population=len(cases), derivation="an honest game has ended by then"))
     return policies
 
 
 # ---------------------------------------------------------------------- one move repeated
 @register_family("one move repeated", 2, honest_floor=False)
 def _repeated(context: SearchContext) -> list[Policy]:
-    """Each of the three most common moves, played for the whole budget."""
+    """Each of the two most common moves, played for the whole budget."""
     if not is_move_game(context.cases):
         return []
     counts = Counter(move for case in context.cases for move in case.solution)
+    cases = context.cases[:PROBE_SEEDS]
     policies = []
-    for move, _ in counts.most_common(3):
-        plans = {case.seed: (move,) * context.turn_limit for case in context.cases}
+    for move, _ in counts.most_common(2):
+        plans = {case.seed: (move,) * context.turn_limit for case in cases}
         # where the move is part of the seed's solution, repeating it can win honestly (it is the answer,
         # or the way is straight): those seeds are the chance
         within = sum(move in case.solution for case in context.cases) / len(context.cases)
         policies.append(Policy("trivially_solvable", f"one move repeated: {action_content(move)!r}",
-                               f"plays {action_content(move)!r} on every turn", plans, within,
-                               derivation="the share of seeds whose solution makes that move"))
+                               f"plays {action_content(move)!r} on every turn", plans, within, predicted=True,
+                               population=len(cases), derivation="the share of seeds whose solution makes that move"))
     return policies
 
 
@@ -449,8 +468,8 @@ def _followed(context: SearchContext, grammar: MoveGrammar, asks: dict[int, list
             last = trace.steps[-1] if trace.steps else None
             move = suggested_move(grammar, last.observation, asks[seed][step]) if last is not None and not last.done \
                 else None
-            if move is None:
-                live.discard(seed)
+            if move is None or grammar.wrap(move) in plans[seed]:
+                live.discard(seed)  # nothing suggested, or the same example again (an honest format reminder)
                 continue
             plans[seed] = plans[seed] + (sent[seed], grammar.wrap(move))
         if step == 0 and not any(plans.values()):
@@ -462,15 +481,15 @@ def _followed(context: SearchContext, grammar: MoveGrammar, asks: dict[int, list
 @register_family("a solution move applied again", 2, honest_floor=False)
 def _applied_again(context: SearchContext) -> list[Policy]:
     """The seed's solution up to the first time it makes a move, then that move for the rest of the budget
-    (each distinct move of the solutions, the three most common): acting again on what was already acted on
+    (each distinct move of the solutions, the two most common): acting again on what was already acted on
     (picking a picked tree, claiming a claimed prize) wins only a game that pays for it again."""
     if not is_move_game(context.cases):
         return []
     counts = Counter(move for case in context.cases for move in set(case.solution))
     policies = []
-    for move, _ in counts.most_common(3):
+    for move, _ in counts.most_common(2):
         plans, straight = {}, 0
-        for case in context.cases:
+        for case in context.cases[:PROBE_SEEDS]:
             if move not in case.solution:
                 continue
             first = case.solution.index(move)
@@ -483,7 +502,7 @@ def _applied_again(context: SearchContext) -> list[Policy]:
         shown = action_content(move)
         policy = Policy("trivially_solvable", f"a solution move applied again: {shown!r}",
                         f"follows the solution to its first {shown!r} and then plays {shown!r} on every turn", plans,
-                        max(OUTSIDE_CHANCE, straight / len(plans)), population=len(plans),
+                        max(OUTSIDE_CHANCE, straight / len(plans)), predicted=True, population=len(plans),
                         derivation="the seeds whose solution ends by repeating that move, and a share for luck")
         policy.error_from = OUTSIDE_ERROR_RATE
         policies.append(policy)
