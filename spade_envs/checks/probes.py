@@ -86,7 +86,7 @@ class SeedCase:
         return answer_key(self.answer)
 
     @cached_property
-    def _final_form(self) -> tuple[str, str] | None:
+    def final_form(self) -> tuple[str, str] | None:
         """(the final move with ``{}`` in place of its value, the value) for a game whose final move names one
         value: one number (``guess 606``), or a lower-case verb and one token (``dig H3``, ``solve RABBIT``).
         None for single-answer and tool-use tasks, and for final moves of another shape."""
@@ -105,7 +105,7 @@ class SeedCase:
     def slot(self) -> str:
         """The part of the answer that ``wrap`` puts a played value in: the value a game's final move names
         (``guess 606`` -> ``606``, ``dig H3`` -> ``H3``), else the whole answer."""
-        form = self._final_form
+        form = self.final_form
         return form[1] if form else self.answer
 
     @cached_property
@@ -118,14 +118,14 @@ class SeedCase:
         a single-answer task, a tool-use task's final answer, or a final move that names one value."""
         if self.tool_use or (len(self.solution) == 1 and not self.as_move):
             return True
-        return self._final_form is not None
+        return self.final_form is not None
 
     def wrap(self, content: str) -> str:
         """``content`` played in the place of the answer, in the answer's own format."""
         if self.tool_use:
             return format_answer(content)
         last = self.solution[-1]
-        form = self._final_form
+        form = self.final_form
         if form is not None:
             content = form[0].replace("{}", content, 1)  # "guess 606" -> "guess <content>"
         return boxed(content) if BOXED_PREFIX in last or not last.startswith("<") else last

@@ -98,7 +98,7 @@ def explorations(grammar: MoveGrammar, topic: str = "help") -> list[Exploration]
         slots = template.slots
         if slots:
             index, slot = slots[-1]
-            other = next((value for value in slot.values if value != _token(template, index)), None)
+            other = next((value for value in slot.values if value != template.tokens[index]), None)
             if other is not None:
                 found.append(Exploration(f"{move!r} played again on the same target with another value",
                                          (wrap(move), wrap(template.render({index: other})))))
@@ -111,35 +111,25 @@ def explorations(grammar: MoveGrammar, topic: str = "help") -> list[Exploration]
         found.append(Exploration(f"the advertised command {command!r}", (wrap(command),)))
         found.append(Exploration(f"the advertised command {command!r} after a move",
                                  (wrap(first.example), wrap(command))))
-    unique = list({exploration.moves: exploration for exploration in reversed(found)}.values())[::-1]
-    return [Exploration(e.label, tuple(STYLE_PREFIX + m for m in e.moves)) for e in unique]
+    unique: dict[tuple[str, ...], Exploration] = {}
+    for exploration in found:  # the first label of an episode two templates would both play
+        unique.setdefault(exploration.moves, exploration)
+    return [Exploration(e.label, tuple(STYLE_PREFIX + m for m in e.moves)) for e in unique.values()]
 
 
 EXPLORED_TEMPLATES = 3
+REPLY_CHARS = 8_000
+"""How much of a reply the explorer reads (the environment's text, of any size, is untrusted)."""
 
 
 def _cuts(template: Template) -> list[str]:
     """The example with one slot left out (and the spacing before it), for each slot, and with only its
     first word: ``put 4 in r1c2`` -> ``put in r1c2``, ``put 4 in rc2``..., ``put``."""
-    from spade_envs.checks.explore.grammar import _TOKEN
-
-    tokens = _TOKEN.findall(template.example)
-    cuts = []
-    for index, _ in template.slots:
-        kept = tokens[:index] + tokens[index + 1:]
-        if index > 0 and tokens[index - 1].isspace() and (index + 1 >= len(tokens) or tokens[index + 1].isspace()):
-            kept = tokens[:index - 1] + tokens[index + 1:]
-        cuts.append("".join(kept).strip(" ,;:=-"))
+    cuts = [_without(template.tokens, index).strip(" ,;:=-") for index, _ in template.slots]
     first_word = re.match(r"[A-Za-z]+", template.example)
     if first_word and first_word.group(0) != template.example:
         cuts.append(first_word.group(0))
     return [cut for cut in dict.fromkeys(cuts) if cut and cut != template.example][:4]
-
-
-def _token(template: Template, index: int) -> str:
-    from spade_envs.checks.explore.grammar import _TOKEN
-
-    return _TOKEN.findall(template.example)[index]
 
 
 def _filled(command: str, template: Template, topic: str = "help") -> str:
@@ -179,7 +169,7 @@ def explored_sources(context: SearchContext, grammar: MoveGrammar) -> dict[int, 
                 break
             before = exploration.moves[: index + 1]
             label = f"reply to {exploration.label}" + (f" (move {index + 1})" if len(exploration.moves) > 1 else "")
-            found.setdefault(case.seed, []).append((label, step.observation, before))
+            found.setdefault(case.seed, []).append((label, step.observation[:REPLY_CHARS], before))
             if step.info:
                 found[case.seed].append((f"{label} (its info)", info_text(step.info), before))
     return found
@@ -241,14 +231,15 @@ def _listed_targets(context: SearchContext, cases: list, replies: dict[int, list
     an honest one lists what the player already knows."""
     plans: dict[str, dict[int, tuple[str, ...]]] = {}
     for case in cases:
-        form = case._final_form
+        form = case.final_form
         if form is None:
             continue
         pattern = _shape_pattern(form[1])
         for source, text, before in replies.get(case.seed, []):
             if "(its info)" in source:
                 continue
-            listed = [value for value in dict.fromkeys(pattern.findall(text)) if value.lower() not in {w.lower() for w in re.findall(r"\w+", " ".join(before))}]
+            played = {word.lower() for word in re.findall(r"\w+", " ".join(before))}
+            listed = [value for value in dict.fromkeys(pattern.findall(text)) if value.lower() not in played]
             room = context.turn_limit - len(before)
             if 2 <= len(listed) <= room:
                 plans.setdefault(source, {})[case.seed] = before + tuple(case.wrap(value) for value in listed)
@@ -330,7 +321,7 @@ def _set_slot(grammar: MoveGrammar, template: Template, index: int, value: str, 
     if found is None:
         return action
     found[index] = value
-    return grammar.wrap("".join(found)) if grammar.boxed_moves else "".join(found)
+    return grammar.wrap("".join(found))
 
 
 # ---------------------------------------------------------------------- moves past the budget
@@ -466,7 +457,8 @@ def _followed(context: SearchContext, grammar: MoveGrammar, asks: dict[int, list
         traces = context.play_full([EpisodePlan(seed, plans[seed] + (sent[seed],)) for seed in seeds])
         for seed, trace in zip(seeds, traces):
             last = trace.steps[-1] if trace.steps else None
-            move = suggested_move(grammar, last.observation, asks[seed][step]) if last is not None and not last.done \
+            move = suggested_move(grammar, last.observation[:REPLY_CHARS], asks[seed][step]) if last is not None \
+                and not last.done \
                 else None
             if move is None or grammar.wrap(move) in plans[seed]:
                 live.discard(seed)  # nothing suggested, or the same example again (an honest format reminder)

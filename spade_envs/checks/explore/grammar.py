@@ -61,6 +61,11 @@ class Template:
     """The first solution move of this shape, as played (its content)."""
 
     @property
+    def tokens(self) -> list[str]:
+        """The example's tokens: what ``render`` sets slots of and what a cut move leaves out."""
+        return _TOKEN.findall(self.example)
+
+    @property
     def pattern(self) -> str:
         """The template written with ``_`` for each slot: ``fill _ _ _``."""
         return "".join("_" if isinstance(part, Slot) else part for part in self.parts)
@@ -71,13 +76,12 @@ class Template:
 
     def render(self, values: dict[int, str]) -> str:
         """The move with the slots at ``values``' positions set (the others as in ``example``)."""
-        tokens = _TOKEN.findall(self.example)
-        return "".join(values.get(index, token) for index, token in enumerate(tokens))
+        return "".join(values.get(index, token) for index, token in enumerate(self.tokens))
 
     def tokens_of(self, content: str) -> list[str] | None:
         """``content``'s tokens if it has this template's shape, else None."""
         tokens = _TOKEN.findall(content)
-        return tokens if _shape(tokens) == _shape(_TOKEN.findall(self.example)) and all(
+        return tokens if _shape(tokens) == _shape(self.tokens) and all(
             not isinstance(part, str) or part == token for part, token in zip(self.parts, tokens)) else None
 
 
