@@ -145,7 +145,7 @@ def test_unmarked_samples_are_refused(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- the site
 def test_site_builds_strict_and_its_reference_is_complete(tmp_path: Path) -> None:
-    """One build (the catalogue validates the whole defect zoo): every check below reads its output."""
+    """One build (the catalogue validates one zoo example per check): every check below reads its output."""
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
                             cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True,
                             text=True, timeout=600, check=False)

@@ -69,10 +69,31 @@ def test_every_slot_is_left_out_in_turn_and_text_examples_become_templates():
 
 
 def test_outside_values_are_below_and_above_every_value_used():
-    assert outside_values(Slot("number", ("1", "4", "9"))) == ["-1", "0", "10"]
-    assert outside_values(Slot("number", ("0", "3"))) == ["-1", "4"]
+    assert outside_values(Slot("number", ("1", "4", "9"))) == ["-1", "0", "-1000", "10"]
+    assert outside_values(Slot("number", ("0", "3"))) == ["-1", "-1000", "4"]
+    assert outside_values(Slot("number", ("5", "4500"))) == ["-1", "0", "-100000", "4501"]
     assert outside_values(Slot("number", ("-5", "5"))) == ["-6", "6"]
     assert outside_values(Slot("word", ("a", "b"))) == []
+
+
+def test_wrapped_indexes_shift_each_value_by_the_size():
+    from spade_envs.checks.explore.families import outside_mutations
+
+    cards = outside_mutations(Slot("number", ("1", "7", "12")))
+    wraps = [how for how in cards if how.value is None]
+    assert [how.applied("8") for how in wraps] == ["-4", "-5"]  # card 8 of 12, read 1-based and 0-based
+    assert [how.applied("8") for how in cards if how.value is not None] == ["-1", "0", "-1000", "13"]
+    assert all(how.value is not None for how in outside_mutations(Slot("number", ("-5", "5"))))
+
+
+def test_positional_clues_are_joined_in_position_order():
+    from spade_envs.checks.exploits.decoders import _positions
+
+    notes = "Notes:\n- the second digit is 2 (mirror)\n- the third digit is 8\n- the first digit is 3 (atlas)"
+    assert _positions(notes) == ["328"]
+    assert _positions("Letter 2 is K; letter 1 is O.") == ["OK"]
+    assert _positions("the 1st wheel shows 4, the 2nd wheel shows 9") == ["49"]
+    assert _positions("the second digit is 2 and the third is 5") == []  # position 1 missing: no whole code
 
 
 def test_a_final_move_names_its_target_and_wrap_puts_a_value_back():
@@ -94,7 +115,20 @@ def test_listed_targets_topic_words_and_moves_without_a_slot():
 
     assert _shape_pattern("B5").findall("You fired at A2. Ships: E1, E2, C4; grid 6x6, 10 shots") == ["A2", "E1", "E2", "C4"]
     assert _shape_pattern("606").findall("tried 5, 60 and 7a") == ["5", "60"]
+    assert _shape_pattern("n").findall("Word: F A L C O N. Misses: none") == ["F", "A", "L", "C", "O", "N"]
+    assert _shape_pattern("RABBIT").findall("Try a word: A or STONE") == ["Try", "word", "or", "STONE"]
     assert topic_word("Shell Hunt. You are on a server. Find the current deploy passphrase and submit it.") == \
         "passphrase"
     assert topic_word("No goal sentence here") == "help"
     assert _without(["put", " ", "4", " ", "in", " ", "r", "1", "c", "2"], 2) == "put in r1c2"
+
+
+def test_a_bare_final_move_is_its_own_target():
+    from spade_envs.checks.explore.families import target_form
+    from spade_envs.checks.probes import SeedCase
+
+    assert target_form(SeedCase(1, "Guess letters.", ("\\boxed{a}", "\\boxed{n}"), False)) == ("{}", "n")
+    assert target_form(SeedCase(1, "Dig.", ("\\boxed{F6}",), False, as_move=True)) == ("{}", "F6")
+    assert target_form(SeedCase(1, "Dig.", ("\\boxed{dig C1}", "\\boxed{dig H3}"), False)) == ("dig {}", "H3")
+    assert target_form(SeedCase(1, "Answer.", ("\\boxed{F6}",), False)) is None  # one answer, not a move
+    assert target_form(SeedCase(1, "Slide.", ("\\boxed{move 2 3}", "\\boxed{move 1 3}"), False)) is None

@@ -88,14 +88,16 @@ class SeedCase:
     @cached_property
     def final_form(self) -> tuple[str, str] | None:
         """(the final move with ``{}`` in place of its value, the value) for a game whose final move names one
-        value: one number (``guess 606``), or a lower-case verb and one token (``dig H3``, ``solve RABBIT``).
-        None for single-answer and tool-use tasks, and for final moves of another shape."""
+        value: one number (``guess 606``), a lower-case verb and one token (``dig H3``, ``solve RABBIT``), or a
+        square (``F6``). None for single-answer and tool-use tasks, and for final moves of another shape."""
         if self.tool_use or len(self.solution) < (1 if self.as_move else 2):
             return None
         answer = self.answer.strip()
         verb = re.fullmatch(r"([a-z]{2,})\s+(\S{1,40})", answer)
         if verb:  # before the one-number rule: the target of "dig A3" is A3, not 3
             return verb.group(1) + " {}", verb.group(2)
+        if re.fullmatch(r"[A-Za-z]{1,2}\d{1,3}", answer):  # a square (F6): the value is the whole of it
+            return "{}", answer
         numbers = re.findall(r"-?\d+(?:\.\d+)?", answer)
         if len(numbers) == 1 and answer != numbers[0]:
             return answer.replace(numbers[0], "{}", 1), numbers[0]

@@ -3,14 +3,14 @@
 The list of checks, their tiers, what they catch and their fixes come from
 ``spade_envs.checks.catalogue.CHECKS``. The examples are the defect zoo (``tests/zoo/``: one broken
 environment per file, its first line naming the check that must reject it). Their messages are not
-written by hand: the generator copies the zoo into a temporary folder and runs the real
-``spade-envs validate`` on it in the WebAssembly sandbox, exactly as a user would, then quotes each
-file's block of output. A check without a zoo example is a build error, so the catalogue cannot fall
-behind the code.
+written by hand: the generator copies one example per check (``featured``) into a temporary folder and
+runs the real ``spade-envs validate`` on it in the WebAssembly sandbox, exactly as a user would, then
+quotes each file's block of output; the check's other zoo files are listed by name. A check without a zoo
+example is a build error, so the catalogue cannot fall behind the code.
 
-Validating the zoo takes 10-20 s, so the captured output is cached under ``.cache/docs/`` keyed on
-everything that can change it: the zoo files, every source file of ``spade_envs``, the command and the
-Python version.
+Validating the examples takes a minute or more on two cores, so the captured output is cached under
+``.cache/docs/`` keyed on everything that can change it: the examples, every source file of
+``spade_envs``, the command and the Python version.
 """
 
 from __future__ import annotations
@@ -198,12 +198,24 @@ def defect_story(source: str) -> str:
     return ""
 
 
-def render(root: Path, repository_url: str | None = None) -> str:
-    """The catalogue as Markdown: one section per tier, one entry per check, examples under each."""
-    cases = zoo_cases(root / "tests" / "zoo")
-    captured = capture(root, cases)
+def featured(cases: list[ZooCase]) -> list[ZooCase]:
+    """One example per check, the one whose output the page quotes: the first that marks its defect line and
+    tells its story, else the first. The others are listed by name; quoting all ~150 zoo files would make
+    every build validate them all (minutes on a clean checkout), for pages nobody reads past one example."""
     by_check: dict[str, list[ZooCase]] = {}
     for case in cases:
+        by_check.setdefault(case.check, []).append(case)
+    return [max(group, key=lambda case: (defect_excerpt(case.source) is not None, bool(defect_story(case.source))))
+            for group in by_check.values()]
+
+
+def render(root: Path, repository_url: str | None = None) -> str:
+    """The catalogue as Markdown: one section per tier, one entry per check, its example under each."""
+    cases = zoo_cases(root / "tests" / "zoo")
+    shown = featured(cases)
+    captured = capture(root, shown)
+    by_check: dict[str, list[ZooCase]] = {}
+    for case in shown + [case for case in cases if case not in shown]:
         by_check.setdefault(case.check, []).append(case)
     # The model judge's checks need a model to fire: their examples are the scripted judges of tests/test_judge.py.
     missing = [check.name for check in CHECKS if check.name not in by_check and not check.name.startswith("judge_")]
@@ -233,7 +245,7 @@ def _render_check(check: CheckInfo, cases: list[ZooCase], captured: dict[str, Ca
         parts.append("Only with a model judge (`spade-envs validate --judge URL`, a heuristic; "
                      "`--judge-severity warning` makes its findings warnings). Its examples are the scripted "
                      "judges of `tests/test_judge.py`.\n")
-    for case in cases:
+    for case in cases[:1]:
         result = captured.get(f"{case.name}")
         if result is None:
             raise ValueError(f"the validator printed nothing for tests/zoo/{case.name}.py")
@@ -251,4 +263,6 @@ def _render_check(check: CheckInfo, cases: list[ZooCase], captured: dict[str, Ca
             highlighted = " ".join(str(line - start + 1) for line in marked)  # relative to the block
             parts.append(fence(text, "python", attributes=f'linenums="{start}" hl_lines="{highlighted}"'))
         parts.append(fence(f"$ spade-envs validate {case.name}.py\n{result.output}", "console"))
+    if len(cases) > 1:
+        parts.append("**More examples:** " + ", ".join(f"`tests/zoo/{case.name}.py`" for case in cases[1:]) + "\n")
     return "\n".join(parts)

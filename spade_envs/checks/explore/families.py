@@ -8,12 +8,14 @@ task has no moves to explore, and the search's budget stays where it was.
 * **explored replies**: what the game says back to a move repeated, a move re-targeted (its last slot
   changed), a move cut short or padded, and each command the text advertises, read by the search's own
   copy strategies: a reply that prints the hidden answer is a leak, however the move that brought it out
-  looks. The exploring moves are the same on every seed (the grammar's most common move), so a copy
+  looks; and a reply that lists values shaped like the final move's target (``F A L C O N`` where the final
+  move is one letter) is played value by value. The exploring moves are the same on every seed (the grammar's most common move), so a copy
   from their replies is a real policy, not one that borrowed the solution.
 * **values outside the range**: the seed's own solution with one number slot set, in every move of its
-  template, to a value outside every value the solutions use (0, -1, one past the largest): an honest
-  game refuses such moves, so the mutated solution cannot win; a game that counts them toward the goal
-  (a wildcard value, a wrap-around index) is won by them.
+  template, to a value outside every value the solutions use (-1, 0, a large negative, one past the
+  largest), or shifted down by the range's size (a wrap-around index): an honest game refuses such moves,
+  so the mutated solution cannot win; a game that counts them toward the goal (a wildcard value, a
+  negative quantity that pays, an index read from the end of a list) is won by them.
 * **moves past the budget**: the turn budget spent on moves no game reads, then the solution; and the
   same with one more move before the solution that might restart the game (an advertised command, a
   restart word the text uses, a move with an outside value). An honest game has ended when the budget is spent, so
@@ -47,7 +49,7 @@ OUTSIDE_CHANCE = 0.05
 whose number does not matter) could still be won now and then."""
 OUTSIDE_ERROR_RATE = 0.5
 """A mutated solution that wins at least this share of the seeds is an error; below, a warning."""
-MAX_OUTSIDE_POLICIES = 6
+MAX_OUTSIDE_POLICIES = 8
 PROBE_SEEDS = 8
 """Seeds the whole-budget strategies (moves past the budget, one move repeated, a solution move applied again)
 are played on: they win a broken game on nearly every seed and an honest one on none, so eight seeds decide,
@@ -68,13 +70,17 @@ def grammar_of(context: SearchContext) -> MoveGrammar:
 
 def explorable(context: SearchContext, grammar: MoveGrammar) -> bool:
     """A game played move by move: some solution takes several moves, or (one winning move on every seed, a
-    dig that finds the treasure) its moves are a verb and a target over several turns."""
+    dig that finds the treasure) its moves are a verb and a target, or a square, over several turns."""
     if is_move_game(context.cases):
         return True
     if context.tool_use or context.turn_limit < 2 or not grammar.templates:
         return False
     first = grammar.templates[0]
-    return isinstance(first.parts[0], str) and first.parts[0].isalpha() and bool(first.slots)
+    if isinstance(first.parts[0], str) and first.parts[0].isalpha() and bool(first.slots):
+        return True
+    # a square named by a column letter and a row number (F6): a board game of one winning move
+    return len(first.parts) == 2 and [slot.kind for _, slot in first.slots] == ["word", "number"] \
+        and all(len(value) == 1 for value in first.parts[0].values)
 
 
 def move_cases(context: SearchContext) -> list:
@@ -217,31 +223,47 @@ def _numbers_filled(cases: list, replies: dict[int, list[tuple[str, str, tuple[s
 
 
 def _shape_pattern(value: str) -> re.Pattern[str]:
-    """Tokens shaped like ``value``: letters where it has letters, digits where it has digits (``B5`` ->
-    ``E1``, ``C4``), standing alone."""
+    """Tokens shaped like ``value``: a letter where it has one letter, a run of letters where it has a run,
+    digits where it has digits (``B5`` -> ``E1``, ``C4``; ``n`` -> ``F``, not ``Word``), standing alone."""
     parts = re.findall(r"[A-Za-z]+|\d+|.", value)
-    body = "".join("[A-Za-z]+" if part.isalpha() else r"\d+" if part.isdigit() else re.escape(part) for part in parts)
+    body = "".join(("[A-Za-z]" if len(part) == 1 else "[A-Za-z]{2,}") if part.isalpha() else r"\d+"
+                   if part.isdigit() else re.escape(part) for part in parts)
     return re.compile(r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])")
+
+
+def target_form(case) -> tuple[str, str] | None:
+    """(the final move with ``{}`` for its target, the target): ``SeedCase.final_form`` (``dig {}``, ``H3``),
+    or, for a final move that is one bare word (``n`` in a letter-guessing game, ``RABBIT``), the whole move."""
+    form = case.final_form
+    if form is not None:
+        return form
+    answer = case.answer.strip()
+    if len(case.solution) >= (1 if case.as_move else 2) and not case.tool_use \
+            and re.fullmatch(r"[A-Za-z]{1,12}|\d{1,3}[A-Za-z]", answer):
+        return "{}", answer
+    return None
 
 
 def _listed_targets(context: SearchContext, cases: list, replies: dict[int, list[tuple[str, str, tuple[str, ...]]]]
                     ) -> list[Policy]:
     """After an explored move, every value of the final move's kind that the reply lists (``E1, E2, C4`` where
-    the final move is ``fire F5``), played in its order: a reply that lists the hidden targets wins the game;
-    an honest one lists what the player already knows."""
+    the final move is ``fire F5``; ``F A L C O N`` where it is one letter), played in its order: a reply that
+    lists the hidden targets wins the game; an honest one lists what the player already knows (the moves
+    just sent are left out of the list)."""
     plans: dict[str, dict[int, tuple[str, ...]]] = {}
     for case in cases:
-        form = case.final_form
+        form = target_form(case)
         if form is None:
             continue
         pattern = _shape_pattern(form[1])
         for source, text, before in replies.get(case.seed, []):
             if "(its info)" in source:
                 continue
-            played = {word.lower() for word in re.findall(r"\w+", " ".join(before))}
+            played = {word.lower() for word in re.findall(r"\w+", " ".join(action_content(m) for m in before))}
             listed = [value for value in dict.fromkeys(pattern.findall(text)) if value.lower() not in played]
             room = context.turn_limit - len(before)
-            if 2 <= len(listed) <= room:
+            # one listed value is enough where the final move is a bare token: no answer copy reads those
+            if (1 if form[0] == "{}" else 2) <= len(listed) <= room:
                 plans.setdefault(source, {})[case.seed] = before + tuple(case.wrap(value) for value in listed)
     return [Policy("answer_leak", f"listed targets: {source}", f"plays every target listed in the {source}, in order",
                    seed_plans, OUTSIDE_CHANCE, predicted=True, population=len(cases),
@@ -252,36 +274,64 @@ def _listed_targets(context: SearchContext, cases: list, replies: dict[int, list
 # ---------------------------------------------------------------------- values outside the range
 def outside_values(slot: Slot) -> list[str]:
     """Values no solution uses that an honest game must refuse in a number slot, most telling first: -1 (or
-    one below the least, where values go negative), 0 (where every value is positive), one past the largest."""
+    one below the least, where values go negative), 0 (where every value is positive), a large negative (a
+    quantity that pays instead of costing), one past the largest."""
     numbers = slot.numbers
     if not numbers:
         return []
     low, high = numbers[0], numbers[-1]
-    values = ([-1] if low >= 0 else [low - 1]) + ([0] if low > 0 else []) + [high + 1]
+    big = -10 ** max(3, len(str(abs(high))) + 1)
+    values = ([-1] if low >= 0 else [low - 1]) + ([0] if low > 0 else []) + ([big] if low >= 0 else []) + [high + 1]
     return [str(value) for value in dict.fromkeys(values)]
+
+
+@dataclass(frozen=True)
+class Outside:
+    """One mutation of a number slot: every move's value set to ``value``, or (a wrap-around) shifted by
+    ``shift``, so that each move still names its own target through an index that wraps (``12 0`` for
+    ``12 12`` where position 0 is read as the last card)."""
+
+    label: str
+    value: str | None = None
+    shift: int = 0
+
+    def applied(self, token: str) -> str:
+        return self.value if self.value is not None else str(int(token) + self.shift)
+
+
+def outside_mutations(slot: Slot) -> list[Outside]:
+    """``outside_values`` set, and the wrap-arounds: every value shifted down by the largest and by one more
+    (a 1-based and a 0-based index read modulo the size), where every value is positive."""
+    found = [Outside(f"set to {value}", value=value) for value in outside_values(slot)]
+    numbers = slot.numbers
+    if numbers and numbers[0] >= 0 and numbers[-1] >= 2:
+        wraps = [Outside(f"shifted by -{numbers[-1] + extra} (a wrapped index)", shift=-(numbers[-1] + extra))
+                 for extra in (0, 1)]
+        found = found[:-1] + wraps[:1] + found[-1:] + wraps[1:]  # the 1-based wrap before one past the largest
+    return found
 
 
 @register_family("values outside the range", 2, honest_floor=False)
 def _outside(context: SearchContext) -> list[Policy]:
-    """Each seed's solution with one number slot of one template set to an outside value in every move: the
-    most telling value of every slot first, then the next, at most ``MAX_OUTSIDE_POLICIES``."""
+    """Each seed's solution with one number slot of one template mutated (``outside_mutations``) in every
+    move: the most telling mutation of every slot first, then the next, at most ``MAX_OUTSIDE_POLICIES``."""
     if not is_move_game(context.cases):
         return []
     grammar = grammar_of(context)
-    candidates: list[tuple[int, Template, int, int, str]] = []  # (rank, template, slot index, slot number, value)
+    candidates: list[tuple[int, Template, int, int, Outside]] = []  # (rank, template, slot index, slot number, how)
     for template in grammar.templates:
         numbered = [(i, s) for i, s in template.slots if s.kind == "number"]
         for number, (index, slot) in enumerate(numbered):
-            candidates += [(rank, template, index, number, value) for rank, value in enumerate(outside_values(slot))]
+            candidates += [(rank, template, index, number, how) for rank, how in enumerate(outside_mutations(slot))]
     candidates.sort(key=lambda item: item[0])
     policies: list[Policy] = []
     needed: dict[int, bool] = {}
-    for _, template, index, number, value in candidates:
+    for _, template, index, number, how in candidates:
         if len(policies) >= MAX_OUTSIDE_POLICIES:
             break
         plans = {}
         for case in context.cases:
-            mutated = tuple(_set_slot(grammar, template, index, value, move) for move in case.solution)
+            mutated = tuple(_set_slot(grammar, template, index, how, move) for move in case.solution)
             if mutated != case.solution:
                 plans[case.seed] = mutated
         if not plans:
@@ -291,7 +341,7 @@ def _outside(context: SearchContext) -> list[Policy]:
             needed[key] = not _unneeded(context, grammar, template, plans)
         if not needed[key]:
             continue
-        name = f"number {number + 1} of every {template.pattern!r} move set to {value}"
+        name = f"number {number + 1} of every {template.pattern!r} move {how.label}"
         policy = Policy("out_of_range_moves", f"outside values: {name}",
                         f"plays the seed's own solution with {name}, a value no solution uses", plans,
                         OUTSIDE_CHANCE, derivation="a mutated move an honest game refuses; a share for "
@@ -315,12 +365,12 @@ def _unneeded(context: SearchContext, grammar: MoveGrammar, template: Template, 
     return won * 2 >= len(screen)
 
 
-def _set_slot(grammar: MoveGrammar, template: Template, index: int, value: str, action: str) -> str:
-    """``action`` with its token at ``index`` set to ``value`` if it has ``template``'s shape."""
+def _set_slot(grammar: MoveGrammar, template: Template, index: int, how: Outside, action: str) -> str:
+    """``action`` with its token at ``index`` mutated by ``how`` if it has ``template``'s shape."""
     found = template.tokens_of(action_content(action))
     if found is None:
         return action
-    found[index] = value
+    found[index] = how.applied(found[index])
     return grammar.wrap("".join(found))
 
 
