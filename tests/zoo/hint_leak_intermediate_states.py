@@ -48,7 +48,7 @@ class NumberLadderEnv:
                 break
             for name, op in ops:
                 following = op(value)
-                if -1000 <= following <= 5000 and following not in previous:
+                if 0 <= following <= 2 * self._target and following not in previous:
                     previous[following] = (value, name)
                     queue.append(following)
         if self._target not in previous:
