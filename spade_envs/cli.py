@@ -29,6 +29,7 @@ from spade_envs.checks.progress import Progress
 from spade_envs.checks.results import ResultsFile, ResultsFileError, settings_digest, split_finished
 from spade_envs.checks.static import StaticConfig
 from spade_envs.checks.validate import ValidatorConfig
+from spade_envs.ci import FailOnError, junit_xml, parse_conditions, sarif_document, tripped
 from spade_envs.cliutil import (
     EXIT_INVALID,
     EXIT_OK,
@@ -210,6 +211,13 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     resolved = resolve_targets(targets, recursive=args.recursive)
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)
+    try:
+        conditions = parse_conditions(args.fail_on)
+    except FailOnError as error:
+        raise UsageError(str(error)) from None
+    for option, value, example in (("--sarif", args.sarif, "spade.sarif"), ("--junit", args.junit, "junit.xml")):
+        if value:
+            _check_output_file(Path(value), option, example)
     tiers = tuple(t for t in TIERS if t != "fuzz" or args.examples > 0)
     if getattr(args, "fuzz_only", False):
         tiers = ("static", "fuzz")
@@ -259,6 +267,11 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     valid = sum(r.ok for r in reports)
     per_second = len(todo) / elapsed if elapsed > 0 else 0.0
     where = f"Ray, {workers} worker(s)" if args.ray is not None else f"{workers} worker(s)"
+    if args.sarif:
+        write_atomically(Path(args.sarif), json.dumps(sarif_document(reports), indent=1) + "\n")
+    if args.junit:
+        write_atomically(Path(args.junit), junit_xml(reports))
+    failing = tripped(conditions, reports)
     if args.json:
         document = {
             "results": [r.model_dump(mode="json") for r in reports],
@@ -268,12 +281,16 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
             "summary": {"valid": valid, "invalid": len(reports) - valid, "backend": args.sandbox,
                         "seconds": round(elapsed, 3), "workers": workers, "validated": len(todo),
                         "already_done": len(jobs) - len(todo), "environments_per_s": round(per_second, 2),
-                        "ray": args.ray is not None},
+                        "ray": args.ray is not None,
+                        "fail_on": [{"path": path, "condition": condition, "why": why}
+                                    for path, condition, why in failing]},
         }
         out.write(json.dumps(document, indent=2) + "\n")
     else:
         _print_summary(valid, len(reports) - valid, f"{args.sandbox} backend, {where}", len(todo), elapsed, screen)
-    return EXIT_OK if valid == len(reports) else EXIT_INVALID
+        for path, condition, why in failing:
+            screen.wrapped(styled(("fails --fail-on", "fail"), f" {condition}: {path} ({why})"))
+    return EXIT_OK if valid == len(reports) and not failing else EXIT_INVALID
 
 
 def _finished_and_todo(jobs: list[ValidationJob],
@@ -687,6 +704,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="do not search the subdirectories of a directory PATH")
         sub.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
                          help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
+        sub.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",
+                         help="also fail (exit 1) on CONDITION: 'warning', or a known-answer figure and a "
+                         "threshold, e.g. 'ceiling>0.1', 'answer_free>=0.2', 'refused>0.05' (comma-separated "
+                         "or repeated); a rejected environment always fails")
+        sub.add_argument("--sarif", metavar="FILE", default=None,
+                         help="also write the findings to FILE as SARIF 2.1.0 (code scanning)")
+        sub.add_argument("--junit", metavar="FILE", default=None,
+                         help="also write the verdicts to FILE as JUnit XML (CI test reports)")
         add_runtime_options(sub)
 
     validate = commands.add_parser("validate", help="check environments: static, contract, feasibility, fuzz")
