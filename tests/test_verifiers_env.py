@@ -185,3 +185,43 @@ def test_vf_eval_pays_a_win_on_the_last_allowed_move(tmp_path, monkeypatch) -> N
     rows = [json.loads(line) for path in out.rglob("*.jsonl") for line in path.read_text().splitlines() if line.strip()]
     rewards = [row["reward"] for row in rows if "reward" in row]
     assert len(rewards) == len(answers) and all(reward == 1.0 for reward in rewards), rewards
+
+
+def test_single_answer_rows_carry_their_reference_answer_and_games_none(monkeypatch) -> None:
+    """Issue 49: the export wrote "answer": "" in every row, so a rubric that reads the answer column (and an
+    auditor such as falsepass) had nothing to compare with. A single-answer row now carries what its
+    solution answers, and an agent that sends it back wins; games and tool-use rows stay empty."""
+    pool = load_pool("bundled")
+    (chain,) = [e for e in pool if e.spec.class_name == "ChainArithmeticEnv"]
+    game = next(e for e in pool if e.spec.kind == "multi_turn_game")
+    tools = next(e for e in pool if e.spec.kind == "tool_use")
+    env = SpadePoolEnv([chain, game, tools], sandbox_backend(), seeds_per_env=SEEDS)
+    rows = list(env.get_eval_dataset())
+    by_kind: dict[str, list[str]] = {}
+    for row in rows:
+        info = json.loads(row["info"])
+        kind = next(e.spec.kind for e in (chain, game, tools) if e.id == info["spade_env_id"])
+        by_kind.setdefault(kind, []).append(row["answer"])
+    assert by_kind["multi_turn_game"] == [""] * SEEDS and by_kind["tool_use"] == [""] * SEEDS
+    answers = by_kind["single_answer"]
+    assert len(answers) == SEEDS and all(answer.lstrip("-").isdigit() for answer in answers), answers
+    with SandboxedPoolEnv([chain], sandbox_backend()) as played:
+        for seed, answer in zip(range(SEEDS), answers):
+            played.reset(seed)
+            assert played.step(f"\\boxed{{{answer}}}").reward == 1.0
+
+
+def test_a_reference_answer_is_kept_only_when_it_is_one_short_string() -> None:
+    """What the sandbox returns is untrusted: a solution of several moves, or an answer of 3,000 characters,
+    gives no reference answer rather than a row that could not be read."""
+    template = ("class LongEnv:\n    def __init__(self, max_turns=1, **kwargs):\n        self.max_turns = 1\n"
+                "    def reset(self, seed=None):\n        return 'q', {{}}\n"
+                "    def step(self, action):\n        return 'r', 0.0, True, False, {{}}\n"
+                "    def solution(self):\n        return {solution}\n")
+    for solution, expected in (("'7' * 3000", ""), ("['\\\\\\\\boxed{1}', '\\\\\\\\boxed{2}']", ""), ("'42'", "42")):
+        code = template.format(solution=solution)
+        environment = PoolEnvironment(EnvSpec(id=env_id_for(code), class_name="LongEnv", kind="single_answer",
+                                              skill="none", max_turns=1), code)
+        with SandboxedPoolEnv([environment], sandbox_backend()) as env:
+            env.reset(0)
+            assert env.reference_answer() == expected, solution

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spade_envs.checks.leaks import action_content
+from spade_envs.contract.actions import solution_to_actions
 from spade_envs.contract.episode import episode_return, inject_hint
 from spade_envs.errors import SpadeError
 from spade_envs.pool import MANIFEST_NAME, PoolError, read_pool_ref, split_pool_ref
@@ -27,6 +29,8 @@ from spade_envs.spec.models import EnvSpec, PoolManifest
 
 MAX_ACTION_CHARS = 65_536
 """A longer action is cut to this many characters before it reaches the environment."""
+MAX_ANSWER_CHARS = 2_000
+"""The longest reference answer an export carries (``reference_answer``)."""
 MAX_ERROR_CHARS = 300
 BUNDLED_POOL_NAME = "spade-bundled"
 """The name of the bundled library as a pool: what ``spade-envs export`` calls it by default."""
@@ -202,6 +206,24 @@ class SandboxedPoolEnv:
         except EnvRuntimeError as error:
             self._fail(error)
             return None
+
+    def reference_answer(self) -> str:
+        """The current episode's answer, for a single-answer environment: what its ``solution()`` answers,
+        without the ``\\boxed{}`` (the column a verifiers rubric or an auditor such as falsepass reads).
+        Empty for any other kind, and where the solution is not one short answer: what the sandbox returns
+        is untrusted, so only a string of at most ``MAX_ANSWER_CHARS`` characters is kept."""
+        if self._session is None or self.current is None or self.current.spec.kind != "single_answer" or self.done:
+            return ""
+        try:
+            solution = self._session.solution()
+        except EnvRuntimeError as error:
+            self._fail(error)
+            return ""
+        actions = solution_to_actions(solution) if isinstance(solution, (str, int, float, list, tuple)) else []
+        if len(actions) != 1:
+            return ""
+        answer = action_content(actions[0])
+        return answer if len(answer) <= MAX_ANSWER_CHARS else ""
 
     @property
     def done(self) -> bool:

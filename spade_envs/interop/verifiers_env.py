@@ -103,7 +103,7 @@ def episode_rows(environments: Sequence[PoolEnvironment], backend: ExecutionBack
                 found.append({
                     "prompt": [{"role": "system", "content": TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT},
                                {"role": "user", "content": observation}],
-                    "answer": "",
+                    "answer": env.reference_answer(),  # single-answer environments; "" for games and tools
                     # JSON text: Arrow cannot unify tool schemas of different shapes across rows.
                     "info": json.dumps({"spade_env_id": environment.id, "skill": environment.spec.skill, "seed": seed,
                                         "hinted": hinted,
