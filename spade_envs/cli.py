@@ -45,6 +45,13 @@ from spade_envs.contract.allowlist import is_allowed_module
 from spade_envs.episodes import compare_episodes, play_scripted
 from spade_envs.fileio import check_writable_directory, write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.interop.reward_function import (
+    ANSWER_COLUMNS,
+    PROMPT_COLUMNS,
+    RewardInput,
+    RewardInputError,
+    reward_function_environment,
+)
 from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
 from spade_envs.play import play_session
 from spade_envs.pool import (
@@ -199,16 +206,20 @@ MAX_CALL_SECONDS = 3_600.0
 MAX_FILE_SECONDS = 86_400.0
 MAX_FILE_MEMORY_MB = 1 << 20
 MAX_SESSIONS = 4_096
+MAX_DATA_ROWS = 10_000
 SERVE_TIMEOUT_S = 10.0
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     targets = list(args.paths) + (bundled_registry().names() if args.bundled else [])
-    if not targets:
-        raise UsageError("give at least one PATH, or --bundled")
+    rewards = getattr(args, "reward", [])
+    if not targets and not rewards:
+        raise UsageError("give at least one PATH, --bundled, or --reward FILE.py:FUNCTION with --data FILE.jsonl")
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     resolved = resolve_targets(targets, recursive=args.recursive)
+    inputs = _reward_inputs(args)
+    resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)
     try:
@@ -238,6 +249,9 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     screen = Screen.of(out)
     if not args.json:
         _print_skipped(resolved.skipped, screen)
+        for made in inputs:
+            for note in made.notes:
+                screen.wrapped(styled((f"note: {made.label}:", "muted"), f" {note}"), hang=4)
         if results:
             screen.wrapped(f"{len(results)} of {len(jobs)} environments already validated in {args.results}; "
                            "validating the rest")
@@ -282,6 +296,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
                         "seconds": round(elapsed, 3), "workers": workers, "validated": len(todo),
                         "already_done": len(jobs) - len(todo), "environments_per_s": round(per_second, 2),
                         "ray": args.ray is not None,
+                        "inputs": [{"path": made.label, "rows": made.rows, "notes": made.notes} for made in inputs],
                         "fail_on": [{"path": path, "condition": condition, "why": why}
                                     for path, condition, why in failing]},
         }
@@ -291,6 +306,23 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         for path, condition, why in failing:
             screen.wrapped(styled(("fails --fail-on", "fail"), f" {condition}: {path} ({why})"))
     return EXIT_OK if valid == len(reports) and not failing else EXIT_INVALID
+
+
+def _reward_inputs(args: argparse.Namespace) -> list[RewardInput]:
+    """Each ``--reward FILE.py:FUNCTION`` with its ``--data`` rows, as a generated environment."""
+    rewards = getattr(args, "reward", [])
+    if not rewards:
+        if getattr(args, "data", None):
+            raise UsageError("--data needs --reward FILE.py:FUNCTION (the function that scores its rows)")
+        return []
+    if not args.data:
+        raise UsageError("--reward needs --data FILE.jsonl: the dataset whose rows the function scores")
+    try:
+        return [reward_function_environment(reference, Path(args.data), rows=args.data_rows,
+                                            prompt_column=args.prompt_column, answer_column=args.answer_column)
+                for reference in rewards]
+    except RewardInputError as error:
+        raise UsageError(str(error)) from None
 
 
 def _finished_and_todo(jobs: list[ValidationJob],
@@ -704,6 +736,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="do not search the subdirectories of a directory PATH")
         sub.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
                          help="also allow importing MODULE (e.g. numpy; needs --sandbox process)")
+        sub.add_argument("--reward", action="append", default=[], metavar="FILE.py:FUNCTION",
+                         help="also validate a TRL-style reward function, scored on the rows of --data "
+                         "(its code runs in the sandbox)")
+        sub.add_argument("--data", metavar="FILE.jsonl", default=None,
+                         help="the dataset of --reward: one JSON object per line, with a prompt column and, "
+                         "for the known-answer probes, an answer column")
+        sub.add_argument("--data-rows", type=positive_int(MAX_DATA_ROWS), default=64, metavar="N",
+                         help="how many rows of --data to validate on (default 64)")
+        sub.add_argument("--prompt-column", default=None, metavar="NAME",
+                         help=f"the prompt column of --data (default: the first of {', '.join(PROMPT_COLUMNS)})")
+        sub.add_argument("--answer-column", default=None, metavar="NAME",
+                         help=f"the answer column of --data (default: the first of {', '.join(ANSWER_COLUMNS)})")
         sub.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",
                          help="also fail (exit 1) on CONDITION: 'warning', or a known-answer figure and a "
                          "threshold, e.g. 'ceiling>0.1', 'answer_free>=0.2', 'refused>0.05' (comma-separated "

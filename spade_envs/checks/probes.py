@@ -130,7 +130,11 @@ class SeedCase:
         form = self.final_form
         if form is not None:
             content = form[0].replace("{}", content, 1)  # "guess 606" -> "guess <content>"
-        return boxed(content) if BOXED_PREFIX in last or not last.startswith("<") else last
+        if BOXED_PREFIX in last or not last.startswith("<"):
+            return boxed(content)
+        if last.strip().startswith("<answer>") and last.strip().endswith("</answer>"):
+            return format_answer(content)  # a text task answered in answer tags, not a box
+        return last
 
     def prefix(self) -> tuple[str, ...]:
         return self.solution[:-1]

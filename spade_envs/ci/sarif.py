@@ -76,8 +76,11 @@ def _result(report: ValidationReport, finding: CheckFailure, rule_index: int, ro
 
 
 def _artifact(path: str, root: Path) -> dict[str, str]:
-    """A file in the repository relative to SRCROOT; another file by its file URI; a bundled name as is."""
+    """A file in the repository relative to SRCROOT; another file by its file URI; a bundled name as is. A
+    reward function (``rewards.py:accuracy``) is located in its file."""
     file = Path(path)
+    if not file.is_file() and ":" in path and Path(path.rpartition(":")[0]).is_file():
+        file = Path(path.rpartition(":")[0])
     if file.is_file():
         resolved = file.resolve()
         if resolved.is_relative_to(root):

@@ -1,0 +1,206 @@
+"""A plain reward function and its dataset (TRL style) as a SPADE environment, so the gate can audit it.
+
+Most people who train with GRPO write a reward function, not an environment: ``def accuracy(completions,
+**kwargs) -> list[float]``, called by TRL's trainers with the completions, the prompts and every other
+column of the dataset as lists. ``reward_function_environment`` wraps one such function and the first rows
+of its JSONL dataset into one environment file of our contract, which then goes through the same tiers as
+any other: the episode shows a row's prompt, the agent's one reply is scored by the function, and the
+row's answer column (where there is one) is the solution, so the known-answer probes can send right
+answers written other ways and wrong answers of every kind, which is where a reward function goes wrong.
+
+The host only reads the two files as text and data: the function's code runs in the sandbox, inside the
+generated file (its lines first, so that a finding's line number is the line in the user's file). What
+the adapter cannot check is said in ``RewardInput.notes``: the rows past the ones embedded, and, without
+an answer column, whether the function pays right answers at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spade_envs.errors import SpadeError
+
+PROMPT_COLUMNS = ("prompt", "question", "problem", "input", "query")
+"""Where a row's prompt is looked for, in this order (``--prompt-column`` names another)."""
+ANSWER_COLUMNS = ("answer", "solution", "ground_truth", "target", "reference", "label")
+"""Where a row's reference answer is looked for, in this order (``--answer-column`` names another)."""
+MAX_EMBEDDED_BYTES = 120_000
+"""The dataset rows written into the generated file at most: the static tier refuses files over 200 kB."""
+CLASS_NAME = "RewardFunctionEnv"
+
+
+class RewardInputError(SpadeError):
+    """A reward function or dataset that cannot be turned into an environment (one line: what and how)."""
+
+
+@dataclass
+class RewardInput:
+    """The generated environment and what it could not cover."""
+
+    label: str
+    source: str
+    class_name: str = CLASS_NAME
+    rows: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def reward_function_environment(reference: str, data: Path, *, rows: int = 64, prompt_column: str | None = None,
+                                answer_column: str | None = None) -> RewardInput:
+    """The environment for ``FILE.py:FUNCTION`` scored on the first ``rows`` rows of ``data`` (JSONL)."""
+    module_path, function = _split_reference(reference)
+    code = _read_text(module_path, "--reward")
+    _check_function(code, module_path, function)
+    table = _read_rows(data, rows)
+    prompt = prompt_column or next((c for c in PROMPT_COLUMNS if c in table[0]), None)
+    if prompt is None or prompt not in table[0]:
+        raise RewardInputError(f"{data}: no prompt column ({', '.join(PROMPT_COLUMNS)}) in its first row; name it "
+                               "with --prompt-column")
+    answer = answer_column or next((c for c in ANSWER_COLUMNS if c in table[0]), None)
+    if answer is None:  # the contract needs a winning reply per episode: a reward without answers has none
+        raise RewardInputError(f"{data} has no answer column ({', '.join(ANSWER_COLUMNS)}) in its first row; the "
+                               "gate plays each row's right answer and wrong ones, so name the column with "
+                               "--answer-column (a reward that needs no answer, such as a format reward, cannot "
+                               "be validated this way yet)")
+    if answer_column is not None and answer_column not in table[0]:
+        raise RewardInputError(f"{data}: its first row has no column {answer_column!r}; its columns are "
+                               f"{', '.join(map(repr, list(table[0])[:12]))}")
+    kept, size = [], 0
+    for row in table:
+        if prompt not in row:
+            raise RewardInputError(f"{data}: row {len(kept) + 1} has no {prompt!r} column; every row needs its prompt")
+        size += len(json.dumps(row))
+        if size > MAX_EMBEDDED_BYTES and kept:
+            break
+        kept.append(row)
+    result = RewardInput(f"{module_path}:{function}", "", rows=len(kept))
+    if len(kept) < len(table) or _more_rows(data, len(table)):
+        result.notes.append(f"validated on the first {len(kept)} rows of {data}; the others were not read")
+    result.source = _render(code, function, kept, prompt, answer)
+    return result
+
+
+def _split_reference(reference: str) -> tuple[Path, str]:
+    path, _, function = reference.rpartition(":")
+    if not path or not function.isidentifier():
+        raise RewardInputError(f"--reward {reference!r}: write FILE.py:FUNCTION, e.g. rewards.py:accuracy_reward")
+    return Path(path), function
+
+
+def _read_text(path: Path, option: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RewardInputError(f"{option}: no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RewardInputError(f"{option}: cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _check_function(code: str, path: Path, function: str) -> None:
+    """The function must be defined at the top level of the file (read, not run: the code is untrusted)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as error:
+        raise RewardInputError(f"{path}: line {error.lineno}: {error.msg}; fix the syntax error") from None
+    defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if function not in defined:
+        shown = ", ".join(defined[:8]) or "none"
+        raise RewardInputError(f"{path} defines no top-level function {function!r} (its functions: {shown})")
+
+
+def _read_rows(data: Path, rows: int) -> list[dict]:
+    """The first ``rows`` rows of a JSONL file, each a JSON object."""
+    found: list[dict] = []
+    try:
+        with data.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise RewardInputError(f"{data}: line {number} is not JSON ({error.msg}); write one JSON object "
+                                           "per line") from None
+                if not isinstance(row, dict):
+                    raise RewardInputError(f"{data}: line {number} is a JSON {type(row).__name__}, not an object; "
+                                           "write one object per line")
+                found.append(row)
+                if len(found) >= rows:
+                    break
+    except FileNotFoundError:
+        raise RewardInputError(f"--data: no such file: {data}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RewardInputError(f"--data: cannot read {data}: {getattr(error, 'strerror', None) or error}") from None
+    if not found:
+        raise RewardInputError(f"--data {data} holds no rows; write one JSON object per line")
+    return found
+
+
+def _more_rows(data: Path, read: int) -> bool:
+    with data.open(encoding="utf-8") as handle:
+        return sum(1 for line in handle if line.strip()) > read
+
+
+def _render(code: str, function: str, rows: list[dict], prompt: str, answer: str | None) -> str:
+    """The user's code, unchanged and first, then the rows and the environment class."""
+    return code.rstrip("\n") + "\n\n\n" + _ADAPTER.format(
+        rows=repr(json.dumps(rows, separators=(",", ":"))), function=function, prompt=repr(prompt),
+        answer=repr(answer), class_name=CLASS_NAME)
+
+
+_ADAPTER = '''# ---- generated by spade-envs (spade_envs/interop/reward_function.py): the reward function as an environment
+import json as _spade_json
+
+_SPADE_ROWS = _spade_json.loads({rows})
+_SPADE_FORMS = ("\\\\boxed{{{{{{}}}}}}", "<answer>{{}}</answer>")
+
+
+class {class_name}:
+    """One row per episode: its prompt, one reply, the reward function's score."""
+
+    reward_range = (-1.0, 1.0)
+
+    def __init__(self, max_turns=1, **kwargs):
+        self.max_turns = max_turns  # one reply ends the episode whatever the budget
+        self._row = _SPADE_ROWS[0]
+        self._done = False
+
+    def reset(self, seed=None):
+        self._row = _SPADE_ROWS[(seed or 0) % len(_SPADE_ROWS)]
+        self._done = False
+        prompt = self._row[{prompt}]
+        if isinstance(prompt, list):  # conversational: the messages, one per line
+            prompt = "\\n".join(str(m.get("content", "")) if isinstance(m, dict) else str(m) for m in prompt)
+        return str(prompt), {{}}
+
+    def _score(self, reply):
+        prompt = self._row[{prompt}]
+        completion = [{{"role": "assistant", "content": reply}}] if isinstance(prompt, list) else reply
+        columns = {{key: [value] for key, value in self._row.items() if key != {prompt}}}
+        scores = {function}(prompts=[prompt], completions=[completion], **columns)
+        score = scores[0] if isinstance(scores, (list, tuple)) and scores else None
+        return float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
+
+    def step(self, action):
+        if self._done:
+            return "The episode is over; call reset().", 0.0, True, False, {{}}
+        self._done = True
+        reward = self._score(action if isinstance(action, str) else str(action))
+        return f"Scored {{reward:g}}.", reward, True, False, {{}}
+
+    def solution(self):
+        """The row's answer as an agent sends it: in a box, or in answer tags where only those are paid."""
+        answer = {answer}
+        if answer is None or answer not in self._row:
+            return None
+        value = str(self._row[answer])
+        for form in _SPADE_FORMS:
+            if self._score(form.format(value)) >= 1.0:
+                return form.format(value)
+        return _SPADE_FORMS[0].format(value)
+
+    def close(self):
+        pass
+'''

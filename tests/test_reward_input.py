@@ -1,0 +1,152 @@
+"""A TRL-style reward function with its JSONL dataset, validated in one command (issue 49): honest graders
+pass, graders that pay wrong answers or crash are rejected for that reason, the code runs in the sandbox,
+and bad input is refused in one line."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from spade_envs.checks.probes import SeedCase
+from spade_envs.cli import main
+
+REWARDS = '''
+import re
+
+
+def exact_boxed(completions, answer, **kwargs):
+    """Honest: the last boxed value equals the answer."""
+    scores = []
+    for completion, expected in zip(completions, answer):
+        found = re.findall(r"\\\\boxed\\{([^{}]*)\\}", completion)
+        scores.append(1.0 if found and found[-1].strip() == str(expected) else 0.0)
+    return scores
+
+
+def tagged_number(completions, answer, **kwargs):
+    """Honest: the number in answer tags equals the answer (1234.0 is 1234)."""
+    scores = []
+    for completion, expected in zip(completions, answer):
+        found = re.search(r"<answer>\\s*(-?\\d+(?:\\.\\d+)?)\\s*</answer>", completion)
+        scores.append(1.0 if found and float(found.group(1)) == float(expected) else 0.0)
+    return scores
+
+
+def chat_boxed(prompts, completions, answer, **kwargs):
+    """Honest, conversational: the assistant message's last box."""
+    return exact_boxed([c[-1]["content"] for c in completions], answer)
+
+
+def anywhere(completions, answer, **kwargs):
+    """Defect: the answer anywhere in the reply wins (a list of guesses, a longer number)."""
+    return [1.0 if str(expected) in completion else 0.0 for completion, expected in zip(completions, answer)]
+
+
+def always(completions, **kwargs):
+    """Defect: every reply is paid."""
+    return [1.0 for _ in completions]
+
+
+def first_box_crashes(completions, answer, **kwargs):
+    """Defect: a reply without a box raises."""
+    return [1.0 if re.findall(r"\\\\boxed\\{([^{}]*)\\}", c)[0] == str(a) else 0.0 for c, a in zip(completions, answer)]
+
+'''
+
+HOSTILE = '''
+def writes_a_file(completions, answer, **kwargs):
+    """Untrusted code: it tries to write to the host."""
+    with open("pwned.txt", "w") as handle:
+        handle.write("x")
+    return [1.0 for _ in completions]
+'''
+
+
+def _rows(chat: bool = False, tag: str = "\\\\boxed{N}") -> list[dict]:
+    rng = random.Random(7)
+    rows = []
+    for _ in range(80):
+        ticket = "".join(rng.choice("ABCDEFGH") for _ in range(5))
+        question = f"Ticket {ticket}: what is its locker number? Answer as {tag}."
+        prompt = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": question}] if chat else question
+        rows.append({"prompt": prompt, "answer": str(rng.randint(1000, 9999)), "ticket": ticket})
+    return rows
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("rewards.py").write_text(REWARDS)
+    Path("hostile.py").write_text(HOSTILE)
+    for name, rows in (("data", _rows()), ("chat", _rows(chat=True)), ("tagged", _rows(tag="<answer>N</answer>"))):
+        Path(f"{name}.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return tmp_path
+
+
+def validate(*argv: str) -> tuple[int, dict]:
+    out = io.StringIO()
+    code = main(["validate", *argv, "--examples", "0", "--plan-seed", "0", "--json"], out=out)
+    return code, json.loads(out.getvalue())
+
+
+def verdicts(document: dict) -> dict[str, list[str]]:
+    return {result["path"]: [f["check"] for f in result["failures"]] for result in document["results"]}
+
+
+def test_honest_graders_pass_and_each_defect_is_rejected_for_its_reason(workdir):
+    rewards = ["exact_boxed", "anywhere", "always", "first_box_crashes"]
+    code, document = validate(*(f"--reward=rewards.py:{name}" for name in rewards), "--data", "data.jsonl")
+    found = verdicts(document)
+    assert code == 1 and found["rewards.py:exact_boxed"] == [], found
+    assert {"answer_variants", "wrong_answer_paid"} & set(found["rewards.py:anywhere"]), found
+    assert "trivially_solvable" in found["rewards.py:always"], found
+    assert "garbage_actions" in found["rewards.py:first_box_crashes"], found
+    assert document["summary"]["inputs"][0] == {
+        "path": "rewards.py:exact_boxed", "rows": 64,
+        "notes": ["validated on the first 64 rows of data.jsonl; the others were not read"]}
+
+
+@pytest.mark.parametrize("reward, data", [("tagged_number", "tagged.jsonl"), ("chat_boxed", "chat.jsonl")])
+def test_answer_tags_and_conversational_prompts_are_graded_as_written(workdir, reward, data):
+    code, document = validate(f"--reward=rewards.py:{reward}", "--data", data, "--data-rows", "40")
+    assert code == 0, verdicts(document)
+    assert document["summary"]["inputs"][0]["rows"] == 40
+
+
+def test_the_reward_code_runs_in_the_sandbox_never_in_the_host(workdir):
+    code, document = validate("--reward=hostile.py:writes_a_file", "--data", "data.jsonl")
+    assert code == 1 and "forbidden_name" in verdicts(document)["hostile.py:writes_a_file"]
+    assert not Path("pwned.txt").exists()
+
+
+def test_a_variant_of_an_answer_in_answer_tags_is_sent_in_answer_tags():
+    """The probes wrap what they play as the solution does: a text task answered in <answer> tags got its
+    own solution back for every variant, so every variant 'won' and honest graders were rejected."""
+    case = SeedCase(1, "Locker?", ("<answer>1234</answer>",), False)
+    assert case.wrap("1235") == "<answer>1235</answer>"
+    assert SeedCase(1, "Sum?", ("\\boxed{12}",), False).wrap("13") == "\\boxed{13}"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--reward", "rewards.py:missing", "--data", "data.jsonl"], "defines no top-level function 'missing'"),
+    (["--reward", "rewards.py", "--data", "data.jsonl"], "write FILE.py:FUNCTION"),
+    (["--reward", "nope.py:f", "--data", "data.jsonl"], "--reward: no such file: nope.py"),
+    (["--reward", "rewards.py:always"], "--reward needs --data FILE.jsonl"),
+    (["--data", "data.jsonl", "rewards.py"], "--data needs --reward"),
+    (["--reward", "rewards.py:always", "--data", "rewards.py"], "line 2 is not JSON"),
+    (["--reward", "rewards.py:always", "--data", "list.jsonl"], "line 1 is a JSON list, not an object"),
+    (["--reward", "rewards.py:always", "--data", "data.jsonl", "--prompt-column", "q"], "no prompt column"),
+    (["--reward", "rewards.py:always", "--data", "noanswer.jsonl"], "no answer column"),
+    (["--reward", "rewards.py:always", "--data", "data.jsonl", "--answer-column", "gold"], "has no column 'gold'"),
+])
+def test_bad_reward_input_is_refused_in_one_line(workdir, capsys, argv, message):
+    Path("list.jsonl").write_text("[1, 2]\n")
+    Path("noanswer.jsonl").write_text(json.dumps({"prompt": "hi"}) + "\n")
+    out = io.StringIO()
+    assert main(["validate", *argv], out=out) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and out.getvalue() == ""
