@@ -37,7 +37,7 @@ demo: setup
 	$(BIN)/spade-train run --config configs/embedded.toml --out $(DEMO_RUN)
 
 test: setup
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 schemas: setup
 	$(BIN)/spade-envs schema --out schemas

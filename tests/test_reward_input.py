@@ -142,10 +142,11 @@ def test_a_variant_of_an_answer_in_answer_tags_is_sent_in_answer_tags():
     (["--reward", "rewards.py:always", "--data", "data.jsonl", "--prompt-column", "q"], "no prompt column"),
     (["--reward", "rewards.py:always", "--data", "noanswer.jsonl"], "no answer column"),
     (["--reward", "rewards.py:always", "--data", "data.jsonl", "--answer-column", "gold"], "has no column 'gold'"),
+    (["--reward", "rewards.py:always", "--data", "data.jsonl", "--data-rows", "5"], "5 distinct prompt(s)"),
 ])
 def test_bad_reward_input_is_refused_in_one_line(workdir, capsys, argv, message):
     Path("list.jsonl").write_text("[1, 2]\n")
-    Path("noanswer.jsonl").write_text(json.dumps({"prompt": "hi"}) + "\n")
+    Path("noanswer.jsonl").write_text("".join(json.dumps({"prompt": f"hi {i}"}) + "\n" for i in range(10)))
     out = io.StringIO()
     assert main(["validate", *argv], out=out) == 2
     err = capsys.readouterr().err

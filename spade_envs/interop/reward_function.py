@@ -29,6 +29,8 @@ ANSWER_COLUMNS = ("answer", "solution", "ground_truth", "target", "reference", "
 """Where a row's reference answer is looked for, in this order (``--answer-column`` names another)."""
 MAX_EMBEDDED_BYTES = 120_000
 """The dataset rows written into the generated file at most: the static tier refuses files over 200 kB."""
+MIN_PROMPTS = 8
+"""Distinct prompts a dataset needs: the gate's ``distinct_tasks`` check asks as many of any environment."""
 CLASS_NAME = "RewardFunctionEnv"
 
 
@@ -75,6 +77,10 @@ def reward_function_environment(reference: str, data: Path, *, rows: int = 64, p
         if size > MAX_EMBEDDED_BYTES and kept:
             break
         kept.append(row)
+    distinct = len({json.dumps(row[prompt], sort_keys=True) for row in kept})
+    if distinct < MIN_PROMPTS:
+        raise RewardInputError(f"{data}: {distinct} distinct prompt(s) in the rows read; the gate needs at least "
+                               f"{MIN_PROMPTS} (one task per episode, and an agent memorises a handful); give more rows")
     result = RewardInput(f"{module_path}:{function}", "", rows=len(kept))
     if len(kept) < len(table) or _more_rows(data, len(table)):
         result.notes.append(f"validated on the first {len(kept)} rows of {data}; the others were not read")
