@@ -80,9 +80,9 @@ def test_wrapped_indexes_shift_each_value_by_the_size():
     from spade_envs.checks.explore.families import outside_mutations
 
     cards = outside_mutations(Slot("number", ("1", "7", "12")))
-    wraps = [how for how in cards if how.value is None]
-    assert [how.applied("8") for how in wraps] == ["-4", "-5"]  # card 8 of 12, read 1-based and 0-based
-    assert [how.applied("8") for how in cards if how.value is not None] == ["-1", "0", "-1000", "13"]
+    assert [how.applied("8") for how in cards] == ["-1", "0", "-1000", "-4", "13"]  # card 8 of 12, from the end
+    cells = outside_mutations(Slot("number", ("0", "3", "5")))
+    assert [how.applied("2") for how in cells] == ["-1", "-1000", "-4", "6"]  # index 2 of 6 (0 to 5)
     assert all(how.value is not None for how in outside_mutations(Slot("number", ("-5", "5"))))
 
 

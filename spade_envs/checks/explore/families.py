@@ -49,7 +49,7 @@ OUTSIDE_CHANCE = 0.05
 whose number does not matter) could still be won now and then."""
 OUTSIDE_ERROR_RATE = 0.5
 """A mutated solution that wins at least this share of the seeds is an error; below, a warning."""
-MAX_OUTSIDE_POLICIES = 8
+MAX_OUTSIDE_POLICIES = 7
 PROBE_SEEDS = 8
 """Seeds the whole-budget strategies (moves past the budget, one move repeated, a solution move applied again)
 are played on: they win a broken game on nearly every seed and an honest one on none, so eight seeds decide,
@@ -299,15 +299,17 @@ class Outside:
         return self.value if self.value is not None else str(int(token) + self.shift)
 
 
-def outside_mutations(slot: Slot) -> list[Outside]:
-    """``outside_values`` set, and the wrap-arounds: every value shifted down by the largest and by one more
-    (a 1-based and a 0-based index read modulo the size), where every value is positive."""
+def outside_mutations(slot: Slot, largest: int | None = None) -> list[Outside]:
+    """``outside_values`` set, and the wrap-around: every value shifted down by the size of what it indexes
+    (the largest value, or one more where the values start at 0), where no value is negative. ``largest``
+    is the largest value of the template's other number slots: the first card of a pair is never the last
+    card, but both slots index the same table."""
     found = [Outside(f"set to {value}", value=value) for value in outside_values(slot)]
     numbers = slot.numbers
-    if numbers and numbers[0] >= 0 and numbers[-1] >= 2:
-        wraps = [Outside(f"shifted by -{numbers[-1] + extra} (a wrapped index)", shift=-(numbers[-1] + extra))
-                 for extra in (0, 1)]
-        found = found[:-1] + wraps[:1] + found[-1:] + wraps[1:]  # the 1-based wrap before one past the largest
+    top = max(numbers[-1], largest or 0) if numbers else 0
+    if numbers and numbers[0] >= 0 and top >= 2:
+        size = top + (1 if numbers[0] == 0 else 0)  # positions from 0 index a list of one more
+        found.insert(len(found) - 1, Outside(f"shifted by -{size} (a wrapped index)", shift=-size))
     return found
 
 
@@ -321,8 +323,10 @@ def _outside(context: SearchContext) -> list[Policy]:
     candidates: list[tuple[int, Template, int, int, Outside]] = []  # (rank, template, slot index, slot number, how)
     for template in grammar.templates:
         numbered = [(i, s) for i, s in template.slots if s.kind == "number"]
+        largest = max((s.numbers[-1] for _, s in numbered), default=0)
         for number, (index, slot) in enumerate(numbered):
-            candidates += [(rank, template, index, number, how) for rank, how in enumerate(outside_mutations(slot))]
+            candidates += [(rank, template, index, number, how)
+                           for rank, how in enumerate(outside_mutations(slot, largest))]
     candidates.sort(key=lambda item: item[0])
     policies: list[Policy] = []
     needed: dict[int, bool] = {}
