@@ -151,7 +151,7 @@ def test_the_readme_example_environment_is_valid(tmp_path):
 
 
 ZOO_SAMPLE = ["valid_release_single_answer_math_verify.py", "answer_leak_fixed_position.py",
-              "answer_format_comma_requested_space_checked.py", "valid_turn_budget_in_observation.py"]
+              "answer_format_comma_requested_space_checked.py", "valid_high_low_repeated_guess_reminder.py"]
 
 
 def _verdicts(argv: list[str]) -> list[tuple[str, bool, list[str], int]]:
