@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -52,6 +53,7 @@ from spade_envs.interop.reward_function import (
     RewardInputError,
     reward_function_environment,
 )
+from spade_envs.interop.third_party import GameSpec, class_name_for, render_adapter
 from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
 from spade_envs.play import play_session
 from spade_envs.pool import (
@@ -83,6 +85,9 @@ class Targets:
     """(path, why) for every file or directory in a given directory that is not validated."""
     specs: dict[str, EnvSpec] = field(default_factory=dict)
     """label -> spec, for environments that come with one (pool entries, bundled environments)."""
+    libraries: list[str] = field(default_factory=list)
+    """Libraries that adapters of third-party tasks import (``reasoning_gym:TASK``): they run in the process
+    sandbox only."""
 
 
 def _read_source(path: Path) -> str:
@@ -166,7 +171,9 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
     resolved = Targets()
     for target in targets:
         path = Path(target)
-        if (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
+        if target.startswith(THIRD_PARTY_PREFIX) and not path.exists():
+            _third_party_task(target, resolved)
+        elif (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
             _read_pool(target, resolved)
         elif path.is_dir():
             _walk_directory(path, recursive, resolved)
@@ -180,6 +187,23 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
             raise UsageError(f"no such file, pool or bundled environment: {target} (see spade-envs list; "
                              "name one environment of a pool as DIR#ID)")
     return resolved
+
+
+THIRD_PARTY_PREFIX = "reasoning_gym:"
+
+
+def _third_party_task(target: str, resolved: Targets) -> None:
+    """``reasoning_gym:TASK``: the task through its adapter (``interop/third_party.py``), which imports the
+    library, so it runs in the process sandbox. Nothing of the library runs here: an unknown task name is
+    reported by the sandboxed run, in the library's own words."""
+    task = target[len(THIRD_PARTY_PREFIX):]
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", task):
+        raise UsageError(f"{target!r} is not a Reasoning Gym task name; write reasoning_gym:TASK, e.g. "
+                         "reasoning_gym:leg_counting")
+    spec = GameSpec("reasoning_gym", task, class_name_for("reasoning_gym", task), 1, True, False)
+    resolved.environments.append((target, render_adapter(spec, boxed_only=True), spec.class_name))
+    if "reasoning_gym" not in resolved.libraries:
+        resolved.libraries.append("reasoning_gym")
 
 
 def _one_environment(target: str, what: str) -> tuple[str, str, str | None]:
@@ -218,6 +242,11 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     resolved = resolve_targets(targets, recursive=args.recursive)
+    if resolved.libraries:
+        if args.sandbox != "process":
+            raise UsageError(f"{', '.join(resolved.libraries)} tasks import their library: add --sandbox process "
+                             "(the WebAssembly sandbox holds only the standard library)")
+        args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work

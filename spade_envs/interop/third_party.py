@@ -381,6 +381,7 @@ import numbers
 import reasoning_gym
 
 TASK = {game_id!r}
+BOXED_ONLY = {boxed_only!r}
 {common}
 
 def _last_boxed(text):
@@ -418,7 +419,10 @@ class {class_name}:
             return "The episode is over.", 0.0, True, False, {{}}
         text = action if isinstance(action, str) else str(action)
         answer = _last_boxed(text)
-        score = _reward(self._data.score_answer(answer=text if answer is None else answer, entry=self._entry))
+        if answer is None and BOXED_ONLY:
+            score = 0.0  # the contract's answers are boxed: an unboxed reply is no answer
+        else:
+            score = _reward(self._data.score_answer(answer=text if answer is None else answer, entry=self._entry))
         self._done = True
         return ("Correct." if score == 1.0 else "Not correct."), score, True, False, {{"score": score}}
 
@@ -430,7 +434,10 @@ class {class_name}:
 '''
 
 
-def render_adapter(spec: GameSpec, shims: tuple[str, ...] = ()) -> str:
+def render_adapter(spec: GameSpec, shims: tuple[str, ...] = (), *, boxed_only: bool = False) -> str:
+    """The adapter's source. ``boxed_only`` (Reasoning Gym): a reply without a complete ``\\boxed{}`` scores
+    0 instead of being scored whole, so that an audit (``spade-envs validate reasoning_gym:TASK``) judges
+    the task's own scorer, not this adapter's leniency."""
     unknown = set(shims) - set(SHIMS)
     if unknown:
         raise ValueError(f"unknown shims: {sorted(unknown)}")
@@ -446,6 +453,7 @@ def render_adapter(spec: GameSpec, shims: tuple[str, ...] = ()) -> str:
         shims=ordered,
         shims_text=", ".join(ordered) or "none (raw)",
         common=_COMMON,
+        boxed_only=boxed_only,
     )
 
 
