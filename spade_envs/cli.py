@@ -206,12 +206,20 @@ def _third_party_task(target: str, resolved: Targets) -> None:
         resolved.libraries.append("reasoning_gym")
 
 
-def _one_environment(target: str, what: str) -> tuple[str, str, str | None]:
-    found = resolve_targets([target]).environments
-    if len(found) != 1:
+def _one_environment(target: str, what: str, sandbox: str) -> tuple[str, str, str | None]:
+    resolved = resolve_targets([target])
+    if len(resolved.environments) != 1:
         raise UsageError(f"{what} takes one environment (a file, a bundled name or a pool's DIR#ID), not a "
                          "directory")
-    return found[0]
+    _check_libraries(resolved, sandbox)
+    return resolved.environments[0]
+
+
+def _check_libraries(resolved: Targets, sandbox: str) -> None:
+    """Third-party tasks import their library, which only the process sandbox can hold."""
+    if resolved.libraries and sandbox != "process":
+        raise UsageError(f"{', '.join(resolved.libraries)} tasks import their library: add --sandbox process "
+                         "(the WebAssembly sandbox holds only the standard library)")
 
 
 def _backend(name: str, timeout: float) -> Any:
@@ -242,11 +250,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     resolved = resolve_targets(targets, recursive=args.recursive)
-    if resolved.libraries:
-        if args.sandbox != "process":
-            raise UsageError(f"{', '.join(resolved.libraries)} tasks import their library: add --sandbox process "
-                             "(the WebAssembly sandbox holds only the standard library)")
-        args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
+    _check_libraries(resolved, args.sandbox)
+    args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
@@ -497,7 +502,7 @@ def _print_summary(valid: int, invalid: int, where: str, validated: int, elapsed
 
 # ---------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    label, source, class_name = _one_environment(args.path, "play")
+    label, source, class_name = _one_environment(args.path, "play", args.sandbox)
     if args.log:
         _check_output_file(Path(args.log), "--log", "episode.json")
     lines: Iterator[str] | None = None
@@ -532,7 +537,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.log}: {error.strerror or error}") from None
     except (ValidationError, UnicodeDecodeError) as error:
         raise UsageError(f"{args.log} is not an episode log: {_first_error(error)}") from None
-    label, source, class_name = _one_environment(args.env, "--env")
+    label, source, class_name = _one_environment(args.env, "--env", args.sandbox)
     if log.env_id and log.env_id != env_id_for(source):
         out.write(f"note: {printable(label)} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
     backend = _backend(args.sandbox, args.timeout)

@@ -32,8 +32,10 @@ def test_a_reasoning_gym_task_is_validated_in_one_command(capsys):
     assert not missing["ok"] and "not registered" in missing["failures"][0]["message"]
 
 
-def test_a_task_that_imports_its_library_needs_the_process_sandbox(capsys):
-    assert main(["validate", "reasoning_gym:leg_counting"], out=io.StringIO()) == 2
+@pytest.mark.parametrize("command", [["validate", "reasoning_gym:leg_counting"],
+                                     ["play", "reasoning_gym:leg_counting", "--solution"]])
+def test_a_task_that_imports_its_library_needs_the_process_sandbox(capsys, command):
+    assert main(command, out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert "add --sandbox process" in err and len(err.strip().splitlines()) == 1
 
