@@ -5,13 +5,14 @@ Most people who train with GRPO write a reward function, not an environment: ``d
 column of the dataset as lists. ``reward_function_environment`` wraps one such function and the first rows
 of its JSONL dataset into one environment file of our contract, which then goes through the same tiers as
 any other: the episode shows a row's prompt, the agent's one reply is scored by the function, and the
-row's answer column (where there is one) is the solution, so the known-answer probes can send right
+row's answer column is the solution, so the known-answer probes can send right
 answers written other ways and wrong answers of every kind, which is where a reward function goes wrong.
 
 The host only reads the two files as text and data: the function's code runs in the sandbox, inside the
 generated file (its lines first, so that a finding's line number is the line in the user's file). What
-the adapter cannot check is said in ``RewardInput.notes``: the rows past the ones embedded, and, without
-an answer column, whether the function pays right answers at all.
+the adapter leaves out is said in ``RewardInput.notes``: the rows past the ones embedded. A dataset
+without an answer column, or with fewer than ``MIN_PROMPTS`` distinct prompts, is refused: the contract
+needs a winning reply for every episode, and the gate as many tasks as it asks of any environment.
 """
 
 from __future__ import annotations

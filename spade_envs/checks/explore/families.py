@@ -8,9 +8,10 @@ task has no moves to explore, and the search's budget stays where it was.
 * **explored replies**: what the game says back to a move repeated, a move re-targeted (its last slot
   changed), a move cut short or padded, and each command the text advertises, read by the search's own
   copy strategies: a reply that prints the hidden answer is a leak, however the move that brought it out
-  looks; and a reply that lists values shaped like the final move's target (``F A L C O N`` where the final
-  move is one letter) is played value by value. The exploring moves are the same on every seed (the grammar's most common move), so a copy
-  from their replies is a real policy, not one that borrowed the solution.
+  looks; and a reply that lists values shaped like the final move's target (``F A L C O N`` where the
+  final move is one letter) is played value by value. The exploring moves are the same on every seed (the
+  grammar's most common move), so a copy from their replies is a real policy, not one that borrowed the
+  solution.
 * **values outside the range**: the seed's own solution with one number slot set, in every move of its
   template, to a value outside every value the solutions use (-1, 0, a large negative, one past the
   largest), or shifted down by the range's size (a wrap-around index): an honest game refuses such moves,
@@ -41,7 +42,7 @@ from spade_envs.checks.exploits.search import (
 )
 from spade_envs.checks.explore.grammar import MoveGrammar, Slot, Template, read_grammar
 from spade_envs.checks.leaks import action_content
-from spade_envs.checks.probes import Policy, copy_policies, is_move_game
+from spade_envs.checks.probes import Policy, SeedCase, copy_policies, is_move_game
 from spade_envs.runtime.traces import EpisodePlan
 
 OUTSIDE_CHANCE = 0.05
@@ -231,7 +232,7 @@ def _shape_pattern(value: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])")
 
 
-def target_form(case) -> tuple[str, str] | None:
+def target_form(case: SeedCase) -> tuple[str, str] | None:
     """(the final move with ``{}`` for its target, the target): ``SeedCase.final_form`` (``dig {}``, ``H3``),
     or, for a final move that is one bare word (``n`` in a letter-guessing game, ``RABBIT``), the whole move."""
     form = case.final_form
@@ -288,8 +289,8 @@ def outside_values(slot: Slot) -> list[str]:
 @dataclass(frozen=True)
 class Outside:
     """One mutation of a number slot: every move's value set to ``value``, or (a wrap-around) shifted by
-    ``shift``, so that each move still names its own target through an index that wraps (``12 0`` for
-    ``12 12`` where position 0 is read as the last card)."""
+    ``shift``, so that each move still names its own target through an index that wraps (with 12 cards,
+    ``12 0`` pairs card 12 with itself where position 0 is read as the last card)."""
 
     label: str
     value: str | None = None
