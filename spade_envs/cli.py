@@ -48,6 +48,7 @@ from spade_envs.fileio import check_writable_directory, write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
 from spade_envs.interop.reward_function import (
     ANSWER_COLUMNS,
+    DEFAULT_RANGE,
     PROMPT_COLUMNS,
     RewardInput,
     RewardInputError,
@@ -353,10 +354,23 @@ def _reward_inputs(args: argparse.Namespace) -> list[RewardInput]:
         raise UsageError("--reward needs --data FILE.jsonl: the dataset whose rows the function scores")
     try:
         return [reward_function_environment(reference, Path(args.data), rows=args.data_rows,
-                                            prompt_column=args.prompt_column, answer_column=args.answer_column)
+                                            prompt_column=args.prompt_column, answer_column=args.answer_column,
+                                            reward_range=args.reward_range)
                 for reference in rewards]
     except RewardInputError as error:
         raise UsageError(str(error)) from None
+
+
+def _reward_range(text: str) -> tuple[float, float]:
+    """``LOW,HIGH`` (argparse reports a ValueError as one line naming the option)."""
+    parts = text.split(",")
+    try:
+        low, high = (float(part) for part in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        low = high = None
+    if low is None or high is None or not (-1e9 < low < high < 1e9):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range; write LOW,HIGH with LOW below HIGH, e.g. 0,2")
+    return low, high
 
 
 def _finished_and_todo(jobs: list[ValidationJob],
@@ -597,6 +611,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         environments = [(e.spec(), e.source()) for e in entries]
         return _write_export(destination, args.name or "spade-bundled", environments, out)
     resolved = resolve_targets(list(args.paths) + (bundled_registry().names() if args.bundled else []))
+    _check_libraries(resolved, args.sandbox)
+    args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     backend = _backend(args.sandbox, args.timeout)
@@ -780,6 +796,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="how many rows of --data to validate on (default 64)")
         sub.add_argument("--prompt-column", default=None, metavar="NAME",
                          help=f"the prompt column of --data (default: the first of {', '.join(PROMPT_COLUMNS)})")
+        sub.add_argument("--reward-range", type=_reward_range, default=DEFAULT_RANGE, metavar="LOW,HIGH",
+                         help="the range the --reward function's scores lie in (default -1,1; the GRPO examples "
+                         "pay 2.0 for a right answer: write 0,2)")
         sub.add_argument("--answer-column", default=None, metavar="NAME",
                          help=f"the answer column of --data (default: the first of {', '.join(ANSWER_COLUMNS)})")
         sub.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",

@@ -149,3 +149,28 @@ def test_pre_commit_hooks_load_with_pre_commit_and_run_our_validator():
         assert command[0] in scripts and hook["language"] == "python" and hook["pass_filenames"]
         args = build_parser().parse_args([*command[1:], "a_changed_file.py"])  # pre-commit appends the files
         assert args.command == "validate" and args.paths == ["a_changed_file.py"]
+
+
+def test_sarif_uris_are_uri_references_for_odd_file_names_and_task_names(tmp_path):
+    (tmp_path / "my env#1.py").write_text("")
+    finding = [CheckFailure(check="imports", message="m", line=2)]
+    reports = [ValidationReport(path=str(tmp_path / "my env#1.py"), backend="wasm", ok=False, duration_s=1,
+                                failures=finding),
+               ValidationReport(path="reasoning_gym:leg_counting", backend="process", ok=False, duration_s=1,
+                                failures=finding)]
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in sarif_document(reports, root=tmp_path)["runs"][0]["results"]]
+    assert uris == ["my%20env%231.py", "reasoning_gym%3Aleg_counting"]
+
+
+def test_a_check_stopped_by_a_limit_is_a_failed_case_with_a_reason():
+    from junitparser import JUnitXml
+
+    report = ValidationReport(path="env.py", backend="wasm", ok=False, duration_s=0.5,
+                              failures=[CheckFailure(check="timeout", message="step() ran past 2 s")],
+                              checks=[CheckOutcome(check="trajectory_deterministic", status="failed", duration_ms=9),
+                                      CheckOutcome(check="timeout", status="failed", duration_ms=1)])
+    suite = next(iter(JUnitXml.fromstring(junit_xml([report]).split("\n", 1)[1])))
+    cases = {case.name: case for case in suite}
+    assert suite.failures == 2 and "stopped before it finished" in cases["trajectory_deterministic"].result[0].message
+    assert cases["timeout"].result[0].message == "step() ran past 2 s"

@@ -94,6 +94,9 @@ def test_positional_clues_are_joined_in_position_order():
     assert _positions("Letter 2 is K; letter 1 is O.") == ["OK"]
     assert _positions("the 1st wheel shows 4, the 2nd wheel shows 9") == ["49"]
     assert _positions("the second digit is 2 and the third is 5") == []  # position 1 missing: no whole code
+    assert _positions("digit 1 = 3, digit 2 = 4") == ["34"]
+    # a look-alike letter (U+017F matches s when case is ignored) is skipped, not a crash that hides the rest
+    assert _positions("the firſt digit is 9; the first digit is 3, the second digit is 2") == ["32"]
 
 
 def test_a_final_move_names_its_target_and_wrap_puts_a_value_back():

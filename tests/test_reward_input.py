@@ -57,6 +57,22 @@ def first_box_crashes(completions, answer, **kwargs):
 
 '''
 
+SCALED = '''
+import re
+
+
+def paid_twice(completions, answer, **kwargs):
+    """Pays 2.0 for the right boxed answer, as the GRPO examples do."""
+    boxes = [re.findall(r"\\\\boxed\\{([^{}]*)\\}", c) for c in completions]
+    return [2.0 if b and b[-1] == a else 0.0 for b, a in zip(boxes, answer)]
+
+
+def by_question(completions, ticket, answer, **kwargs):
+    """Reads another column by its own name, as TRL passes every column but the prompt."""
+    boxes = [re.findall(r"\\\\boxed\\{([^{}]*)\\}", c) for c in completions]
+    return [1.0 if len(t) == 5 and b and b[-1] == a else 0.0 for b, t, a in zip(boxes, ticket, answer)]
+'''
+
 HOSTILE = '''
 def writes_a_file(completions, answer, **kwargs):
     """Untrusted code: it tries to write to the host."""
@@ -82,6 +98,7 @@ def workdir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("rewards.py").write_text(REWARDS)
     Path("hostile.py").write_text(HOSTILE)
+    Path("scaled.py").write_text(SCALED)
     for name, rows in (("data", _rows()), ("chat", _rows(chat=True)), ("tagged", _rows(tag="<answer>N</answer>"))):
         Path(f"{name}.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     return tmp_path
@@ -151,3 +168,43 @@ def test_bad_reward_input_is_refused_in_one_line(workdir, capsys, argv, message)
     assert main(["validate", *argv], out=out) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and out.getvalue() == ""
+
+
+def test_a_wider_reward_scale_is_declared_and_other_columns_arrive_by_name(workdir, capsys):
+    code, document = validate("--reward=scaled.py:paid_twice", "--reward=scaled.py:by_question", "--data",
+                              "data.jsonl")
+    found = verdicts(document)
+    assert code == 1 and "reward_range" in found["scaled.py:paid_twice"] and found["scaled.py:by_question"] == []
+    code, document = validate("--reward=scaled.py:paid_twice", "--data", "data.jsonl", "--reward-range", "0,2")
+    assert code == 0, verdicts(document)  # 2.0 is the top of its declared range: a win
+    assert main(["validate", "--reward=scaled.py:paid_twice", "--data", "data.jsonl", "--reward-range", "2,0"],
+                out=io.StringIO()) == 2
+    assert "is not a range" in capsys.readouterr().err
+
+
+def test_rows_are_embedded_only_as_far_as_an_environment_file_may_grow(workdir):
+    rows = [{"prompt": f"Case {i}: " + "\\" * 3000 + " locker? Answer as \\boxed{N}.", "answer": str(1000 + i)}
+            for i in range(90)]
+    Path("latex.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    code, document = validate("--reward=rewards.py:exact_boxed", "--data", "latex.jsonl", "--data-rows", "90")
+    made = document["summary"]["inputs"][0]
+    assert code == 0 and 8 <= made["rows"] < 90, verdicts(document)
+    assert "no more fit" in made["notes"][0]
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"prompt": "x", "answer": ' + "1" * 5000 + "}", "cannot be read"),
+    ('{"prompt": ' + "[" * 100_000 + "]" * 100_000 + ', "answer": "1"}', "cannot be read"),
+])
+def test_a_row_json_cannot_hold_is_one_line(workdir, capsys, line, message):
+    Path("odd.jsonl").write_text(line + "\n")
+    assert main(["validate", "--reward", "rewards.py:always", "--data", "odd.jsonl"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(workdir):
+    Path("bom.py").write_bytes(b"\xef\xbb\xbf" + REWARDS.encode())
+    Path("bom.jsonl").write_bytes(b"\xef\xbb\xbf" + Path("data.jsonl").read_bytes())
+    code, document = validate("--reward=bom.py:exact_boxed", "--data", "bom.jsonl", "--data-rows", "20")
+    assert code == 0, verdicts(document)

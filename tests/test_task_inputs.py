@@ -33,8 +33,10 @@ def test_a_reasoning_gym_task_is_validated_in_one_command(capsys):
 
 
 @pytest.mark.parametrize("command", [["validate", "reasoning_gym:leg_counting"],
-                                     ["play", "reasoning_gym:leg_counting", "--solution"]])
-def test_a_task_that_imports_its_library_needs_the_process_sandbox(capsys, command):
+                                     ["play", "reasoning_gym:leg_counting", "--solution"],
+                                     ["export", "out", "reasoning_gym:leg_counting"]])
+def test_a_task_that_imports_its_library_needs_the_process_sandbox(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
     assert main(command, out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert "add --sandbox process" in err and len(err.strip().splitlines()) == 1

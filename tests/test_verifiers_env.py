@@ -225,3 +225,17 @@ def test_a_reference_answer_is_kept_only_when_it_is_one_short_string() -> None:
         with SandboxedPoolEnv([environment], sandbox_backend()) as env:
             env.reset(0)
             assert env.reference_answer() == expected, solution
+
+
+def test_an_environment_whose_solution_fails_is_left_out_with_its_reason() -> None:
+    """A failing solution() closed the sandbox session and the row was kept with an empty answer; the
+    environment is now skipped like one that cannot start, with the sandbox's reason."""
+    code = ("class NoAnswerEnv:\n    def __init__(self, max_turns=1, **kwargs):\n        self.max_turns = 1\n"
+            "    def reset(self, seed=None):\n        return 'q', {}\n"
+            "    def step(self, action):\n        return 'r', 0.0, True, False, {}\n"
+            "    def solution(self):\n        raise ValueError('no answer kept')\n")
+    broken = PoolEnvironment(EnvSpec(id=env_id_for(code), class_name="NoAnswerEnv", kind="single_answer",
+                                     skill="none", max_turns=1), code)
+    (chain,) = [e for e in load_pool("bundled") if e.spec.class_name == "ChainArithmeticEnv"]
+    env = SpadePoolEnv([broken, chain], sandbox_backend(), seeds_per_env=1)
+    assert len(env.get_eval_dataset()) == 1 and "no answer kept" in env.skipped[broken.id]

@@ -44,6 +44,9 @@ def junit_xml(reports: list[ValidationReport]) -> str:
                 for finding in errors or findings.get(outcome.check, []):
                     failure = ET.SubElement(case, "failure", message=_text(finding.message), type=finding.check)
                     failure.text = _text(_evidence(finding))
+                if not findings.get(outcome.check):  # stopped by a limit another check reports
+                    ET.SubElement(case, "failure", message="stopped before it finished (see the timeout or "
+                                  "runtime_limit finding)", type=outcome.check)
             elif outcome.status == "skipped":
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message="not run: an earlier tier failed")

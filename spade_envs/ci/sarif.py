@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from spade_envs.checks.catalogue import CHECKS
 from spade_envs.spec.models import CheckFailure, ValidationReport
@@ -84,9 +85,9 @@ def _artifact(path: str, root: Path) -> dict[str, str]:
     if file.is_file():
         resolved = file.resolve()
         if resolved.is_relative_to(root):
-            return {"uri": resolved.relative_to(root).as_posix(), "uriBaseId": "SRCROOT"}
+            return {"uri": quote(resolved.relative_to(root).as_posix()), "uriBaseId": "SRCROOT"}
         return {"uri": resolved.as_uri()}
-    return {"uri": path}
+    return {"uri": quote(path, safe="")}  # a bundled name or reasoning_gym:TASK, as a relative reference
 
 
 def _version() -> str:

@@ -28,8 +28,11 @@ PROMPT_COLUMNS = ("prompt", "question", "problem", "input", "query")
 """Where a row's prompt is looked for, in this order (``--prompt-column`` names another)."""
 ANSWER_COLUMNS = ("answer", "solution", "ground_truth", "target", "reference", "label")
 """Where a row's reference answer is looked for, in this order (``--answer-column`` names another)."""
-MAX_EMBEDDED_BYTES = 120_000
-"""The dataset rows written into the generated file at most: the static tier refuses files over 200 kB."""
+MAX_SOURCE_BYTES = 195_000
+"""The generated file's size at most: the static tier refuses files over 200 kB."""
+ADAPTER_BYTES = 4_000
+"""Room kept for the generated class."""
+DEFAULT_RANGE = (-1.0, 1.0)
 MIN_PROMPTS = 8
 """Distinct prompts a dataset needs: the gate's ``distinct_tasks`` check asks as many of any environment."""
 CLASS_NAME = "RewardFunctionEnv"
@@ -51,8 +54,11 @@ class RewardInput:
 
 
 def reward_function_environment(reference: str, data: Path, *, rows: int = 64, prompt_column: str | None = None,
-                                answer_column: str | None = None) -> RewardInput:
-    """The environment for ``FILE.py:FUNCTION`` scored on the first ``rows`` rows of ``data`` (JSONL)."""
+                                answer_column: str | None = None,
+                                reward_range: tuple[float, float] = DEFAULT_RANGE) -> RewardInput:
+    """The environment for ``FILE.py:FUNCTION`` scored on the first ``rows`` rows of ``data`` (JSONL). The
+    function's scores lie in ``reward_range``: a reward function has no fixed scale (the GRPO examples pay 2.0
+    for a right answer), while an environment's rewards lie in [-1, 1], so a wider range is divided down."""
     module_path, function = _split_reference(reference)
     code = _read_text(module_path, "--reward")
     _check_function(code, module_path, function)
@@ -70,22 +76,29 @@ def reward_function_environment(reference: str, data: Path, *, rows: int = 64, p
     if answer_column is not None and answer_column not in table[0]:
         raise RewardInputError(f"{data}: its first row has no column {answer_column!r}; its columns are "
                                f"{', '.join(map(repr, list(table[0])[:12]))}")
+    budget = MAX_SOURCE_BYTES - len(code.encode("utf-8")) - ADAPTER_BYTES
     kept, size = [], 0
     for row in table:
         if prompt not in row:
             raise RewardInputError(f"{data}: row {len(kept) + 1} has no {prompt!r} column; every row needs its prompt")
-        size += len(json.dumps(row))
-        if size > MAX_EMBEDDED_BYTES and kept:
+        size += len(repr(json.dumps(row, separators=(",", ":"))).encode("utf-8"))  # as the file will hold it
+        if size > budget:
             break
         kept.append(row)
+    cut_by_size = len(kept) < len(table)
     distinct = len({json.dumps(row[prompt], sort_keys=True) for row in kept})
     if distinct < MIN_PROMPTS:
+        why = (f"only {len(kept)} row(s) fit in the {MAX_SOURCE_BYTES // 1000} kB an environment file may have, "
+               "beside the function's code; shorten the rows or the code" if cut_by_size else "give more rows")
         raise RewardInputError(f"{data}: {distinct} distinct prompt(s) in the rows read; the gate needs at least "
-                               f"{MIN_PROMPTS} (one task per episode, and an agent memorises a handful); give more rows")
+                               f"{MIN_PROMPTS} (one task per episode, and an agent memorises a handful): {why}")
     result = RewardInput(f"{module_path}:{function}", "", rows=len(kept))
-    if len(kept) < len(table) or _more_rows(data, len(table)):
+    if cut_by_size:
+        result.notes.append(f"validated on the first {len(kept)} rows of {data}: no more fit in the "
+                            f"{MAX_SOURCE_BYTES // 1000} kB an environment file may have")
+    elif _more_rows(data, len(table)):
         result.notes.append(f"validated on the first {len(kept)} rows of {data}; the others were not read")
-    result.source = _render(code, function, kept, prompt, answer)
+    result.source = _render(code, function, kept, prompt, answer, reward_range)
     return result
 
 
@@ -98,10 +111,10 @@ def _split_reference(reference: str) -> tuple[Path, str]:
 
 def _read_text(path: Path, option: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RewardInputError(f"{option}: no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:
         raise RewardInputError(f"{option}: cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
 
 
@@ -111,6 +124,8 @@ def _check_function(code: str, path: Path, function: str) -> None:
         tree = ast.parse(code)
     except SyntaxError as error:
         raise RewardInputError(f"{path}: line {error.lineno}: {error.msg}; fix the syntax error") from None
+    except (ValueError, RecursionError, MemoryError) as error:  # null bytes, nesting the parser cannot hold
+        raise RewardInputError(f"{path} cannot be parsed ({type(error).__name__}); is it a Python file?") from None
     defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if function not in defined:
         shown = ", ".join(defined[:8]) or "none"
@@ -121,7 +136,7 @@ def _read_rows(data: Path, rows: int) -> list[dict]:
     """The first ``rows`` rows of a JSONL file, each a JSON object."""
     found: list[dict] = []
     try:
-        with data.open(encoding="utf-8") as handle:
+        with data.open(encoding="utf-8-sig") as handle:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
@@ -130,6 +145,9 @@ def _read_rows(data: Path, rows: int) -> list[dict]:
                 except json.JSONDecodeError as error:
                     raise RewardInputError(f"{data}: line {number} is not JSON ({error.msg}); write one JSON object "
                                            "per line") from None
+                except (ValueError, RecursionError) as error:  # a 5,000-digit number, nesting too deep
+                    raise RewardInputError(f"{data}: line {number} cannot be read ({type(error).__name__}: "
+                                           f"{str(error)[:80]})") from None
                 if not isinstance(row, dict):
                     raise RewardInputError(f"{data}: line {number} is a JSON {type(row).__name__}, not an object; "
                                            "write one object per line")
@@ -138,7 +156,7 @@ def _read_rows(data: Path, rows: int) -> list[dict]:
                     break
     except FileNotFoundError:
         raise RewardInputError(f"--data: no such file: {data}") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: UnicodeDecodeError
         raise RewardInputError(f"--data: cannot read {data}: {getattr(error, 'strerror', None) or error}") from None
     if not found:
         raise RewardInputError(f"--data {data} holds no rows; write one JSON object per line")
@@ -146,28 +164,35 @@ def _read_rows(data: Path, rows: int) -> list[dict]:
 
 
 def _more_rows(data: Path, read: int) -> bool:
-    with data.open(encoding="utf-8") as handle:
-        return sum(1 for line in handle if line.strip()) > read
+    """Whether ``data`` holds more rows than were read (what lies past them is not parsed, only counted)."""
+    try:
+        with data.open("rb") as handle:
+            return sum(1 for line in handle if line.strip()) > read
+    except OSError:
+        return True
 
 
-def _render(code: str, function: str, rows: list[dict], prompt: str, answer: str | None) -> str:
+def _render(code: str, function: str, rows: list[dict], prompt: str, answer: str | None,
+            reward_range: tuple[float, float]) -> str:
     """The user's code, unchanged and first, then the rows and the environment class."""
     return code.rstrip("\n") + "\n\n\n" + _ADAPTER.format(
         rows=repr(json.dumps(rows, separators=(",", ":"))), function=function, prompt=repr(prompt),
-        answer=repr(answer), class_name=CLASS_NAME)
+        answer=repr(answer), class_name=CLASS_NAME, low=float(reward_range[0]), high=float(reward_range[1]))
 
 
 _ADAPTER = '''# ---- generated by spade-envs (spade_envs/interop/reward_function.py): the reward function as an environment
 import json as _spade_json
 
 _SPADE_ROWS = _spade_json.loads({rows})
+_SPADE_SCALE = max(1.0, abs({low!r}), abs({high!r}))  # SPADE rewards lie in [-1, 1]: a wider scale is divided
+_SPADE_NOT_PASSED = ("prompt", "completion", "completion_ids")  # the columns TRL keeps from a reward function
 _SPADE_FORMS = ("\\\\boxed{{{{{{}}}}}}", "<answer>{{}}</answer>")
 
 
 class {class_name}:
     """One row per episode: its prompt, one reply, the reward function's score."""
 
-    reward_range = (-1.0, 1.0)
+    reward_range = ({low!r} / _SPADE_SCALE, {high!r} / _SPADE_SCALE)
 
     def __init__(self, max_turns=1, **kwargs):
         self.max_turns = max_turns  # one reply ends the episode whatever the budget
@@ -185,10 +210,10 @@ class {class_name}:
     def _score(self, reply):
         prompt = self._row[{prompt}]
         completion = [{{"role": "assistant", "content": reply}}] if isinstance(prompt, list) else reply
-        columns = {{key: [value] for key, value in self._row.items() if key != {prompt}}}
+        columns = {{key: [value] for key, value in self._row.items() if key not in _SPADE_NOT_PASSED}}
         scores = {function}(prompts=[prompt], completions=[completion], **columns)
         score = scores[0] if isinstance(scores, (list, tuple)) and scores else None
-        return float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
+        return float(score) / _SPADE_SCALE if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
 
     def step(self, action):
         if self._done:
@@ -204,7 +229,7 @@ class {class_name}:
             return None
         value = str(self._row[answer])
         for form in _SPADE_FORMS:
-            if self._score(form.format(value)) >= 1.0:
+            if self._score(form.format(value)) >= self.reward_range[1]:
                 return form.format(value)
         return _SPADE_FORMS[0].format(value)
 

@@ -100,10 +100,16 @@ def episode_rows(environments: Sequence[PoolEnvironment], backend: ExecutionBack
                     found = []
                     break
                 tools = _tool_defs(env.tools()) if tool_use and native_tools else []
+                answer = env.reference_answer()  # single-answer environments; "" for games and tools
+                if env.error is not None:  # solution() or tools() failed in the sandbox: no rows, and why
+                    if skipped is not None:
+                        skipped[environment.id] = f"seed {seed}: {env.error}"
+                    found = []
+                    break
                 found.append({
                     "prompt": [{"role": "system", "content": TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT},
                                {"role": "user", "content": observation}],
-                    "answer": env.reference_answer(),  # single-answer environments; "" for games and tools
+                    "answer": answer,
                     # JSON text: Arrow cannot unify tool schemas of different shapes across rows.
                     "info": json.dumps({"spade_env_id": environment.id, "skill": environment.spec.skill, "seed": seed,
                                         "hinted": hinted,
