@@ -223,6 +223,12 @@ def _check_libraries(resolved: Targets, sandbox: str) -> None:
                          "(the WebAssembly sandbox holds only the standard library)")
 
 
+def _allowed_imports(resolved: Targets, args: argparse.Namespace) -> list[str]:
+    """``--allow-import`` with the libraries of the third-party tasks named, once the sandbox can hold them."""
+    _check_libraries(resolved, args.sandbox)
+    return list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
+
+
 def _backend(name: str, timeout: float) -> Any:
     try:
         return create_backend(name, ExecutionLimits(call_timeout_s=timeout))
@@ -245,14 +251,12 @@ SERVE_TIMEOUT_S = 10.0
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     targets = list(args.paths) + (bundled_registry().names() if args.bundled else [])
-    rewards = getattr(args, "reward", [])
-    if not targets and not rewards:
+    if not targets and not args.reward:
         raise UsageError("give at least one PATH, --bundled, or --reward FILE.py:FUNCTION with --data FILE.jsonl")
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     resolved = resolve_targets(targets, recursive=args.recursive)
-    _check_libraries(resolved, args.sandbox)
-    args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
+    args.allow_import = _allowed_imports(resolved, args)
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
     _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
@@ -345,9 +349,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _reward_inputs(args: argparse.Namespace) -> list[RewardInput]:
     """Each ``--reward FILE.py:FUNCTION`` with its ``--data`` rows, as a generated environment."""
-    rewards = getattr(args, "reward", [])
-    if not rewards:
-        if getattr(args, "data", None):
+    if not args.reward:
+        if args.data:
             raise UsageError("--data needs --reward FILE.py:FUNCTION (the function that scores its rows)")
         return []
     if not args.data:
@@ -356,19 +359,18 @@ def _reward_inputs(args: argparse.Namespace) -> list[RewardInput]:
         return [reward_function_environment(reference, Path(args.data), rows=args.data_rows,
                                             prompt_column=args.prompt_column, answer_column=args.answer_column,
                                             reward_range=args.reward_range)
-                for reference in rewards]
+                for reference in args.reward]
     except RewardInputError as error:
         raise UsageError(str(error)) from None
 
 
 def _reward_range(text: str) -> tuple[float, float]:
     """``LOW,HIGH`` (argparse reports a ValueError as one line naming the option)."""
-    parts = text.split(",")
     try:
-        low, high = (float(part) for part in parts) if len(parts) == 2 else (None, None)
-    except ValueError:
-        low = high = None
-    if low is None or high is None or not (-1e9 < low < high < 1e9):
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:  # not two parts, or not numbers
+        low = high = float("nan")
+    if not -1e9 < low < high < 1e9:  # NaN fails every comparison
         raise argparse.ArgumentTypeError(f"{text!r} is not a range; write LOW,HIGH with LOW below HIGH, e.g. 0,2")
     return low, high
 
@@ -611,8 +613,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         environments = [(e.spec(), e.source()) for e in entries]
         return _write_export(destination, args.name or "spade-bundled", environments, out)
     resolved = resolve_targets(list(args.paths) + (bundled_registry().names() if args.bundled else []))
-    _check_libraries(resolved, args.sandbox)
-    args.allow_import = list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
+    args.allow_import = _allowed_imports(resolved, args)
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
     backend = _backend(args.sandbox, args.timeout)

@@ -135,3 +135,13 @@ def test_a_bare_final_move_is_its_own_target():
     assert target_form(SeedCase(1, "Dig.", ("\\boxed{dig C1}", "\\boxed{dig H3}"), False)) == ("dig {}", "H3")
     assert target_form(SeedCase(1, "Answer.", ("\\boxed{F6}",), False)) is None  # one answer, not a move
     assert target_form(SeedCase(1, "Slide.", ("\\boxed{move 2 3}", "\\boxed{move 1 3}"), False)) is None
+
+
+def test_a_number_too_long_to_count_with_is_a_literal_not_a_slot():
+    """Moves come from the environment: a 5,000-digit number made the grammar's int() raise, and the gate
+    reported a host failure against an honest game."""
+    huge = "9" * 5000
+    grammar = read_grammar([boxed(f"put {huge} 1", "put 2 2"), boxed(f"put {huge} 1", "put 7 2")], [""])
+    kinds = {template.example: [slot.kind for _, slot in template.slots] for template in grammar.templates}
+    assert kinds[f"put {huge} 1"] == ["number"] and kinds["put 2 2"] == ["number", "number"]
+    assert all(len(value) <= 18 for t in grammar.templates for _, s in t.slots for value in s.values)

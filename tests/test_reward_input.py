@@ -41,6 +41,11 @@ def chat_boxed(prompts, completions, answer, **kwargs):
     return exact_boxed([c[-1]["content"] for c in completions], answer)
 
 
+def exact_bools(completions, answer, **kwargs):
+    """Honest, answering in bools: TRL counts True as 1.0."""
+    return [score == 1.0 for score in exact_boxed(completions, answer)]
+
+
 def anywhere(completions, answer, **kwargs):
     """Defect: the answer anywhere in the reply wins (a list of guesses, a longer number)."""
     return [1.0 if str(expected) in completion else 0.0 for completion, expected in zip(completions, answer)]
@@ -115,10 +120,10 @@ def verdicts(document: dict) -> dict[str, list[str]]:
 
 
 def test_honest_graders_pass_and_each_defect_is_rejected_for_its_reason(workdir):
-    rewards = ["exact_boxed", "anywhere", "always", "first_box_crashes"]
+    rewards = ["exact_boxed", "exact_bools", "anywhere", "always", "first_box_crashes"]
     code, document = validate(*(f"--reward=rewards.py:{name}" for name in rewards), "--data", "data.jsonl")
     found = verdicts(document)
-    assert code == 1 and found["rewards.py:exact_boxed"] == [], found
+    assert code == 1 and found["rewards.py:exact_boxed"] == found["rewards.py:exact_bools"] == [], found
     assert {"answer_variants", "wrong_answer_paid"} & set(found["rewards.py:anywhere"]), found
     assert "trivially_solvable" in found["rewards.py:always"], found
     assert "garbage_actions" in found["rewards.py:first_box_crashes"], found

@@ -172,7 +172,7 @@ def _more_rows(data: Path, read: int) -> bool:
         return True
 
 
-def _render(code: str, function: str, rows: list[dict], prompt: str, answer: str | None,
+def _render(code: str, function: str, rows: list[dict], prompt: str, answer: str,
             reward_range: tuple[float, float]) -> str:
     """The user's code, unchanged and first, then the rows and the environment class."""
     return code.rstrip("\n") + "\n\n\n" + _ADAPTER.format(
@@ -213,7 +213,8 @@ class {class_name}:
         columns = {{key: [value] for key, value in self._row.items() if key not in _SPADE_NOT_PASSED}}
         scores = {function}(prompts=[prompt], completions=[completion], **columns)
         score = scores[0] if isinstance(scores, (list, tuple)) and scores else None
-        return float(score) / _SPADE_SCALE if isinstance(score, (int, float)) and not isinstance(score, bool) else 0.0
+        # as TRL reads it: a bool is 1.0 or 0.0; None (no opinion) and anything else here count as 0.0
+        return float(score) / _SPADE_SCALE if isinstance(score, (int, float)) else 0.0
 
     def step(self, action):
         if self._done:
@@ -224,10 +225,9 @@ class {class_name}:
 
     def solution(self):
         """The row's answer as an agent sends it: in a box, or in answer tags where only those are paid."""
-        answer = {answer}
-        if answer is None or answer not in self._row:
+        if {answer} not in self._row:
             return None
-        value = str(self._row[answer])
+        value = str(self._row[{answer}])
         for form in _SPADE_FORMS:
             if self._score(form.format(value)) >= self.reward_range[1]:
                 return form.format(value)

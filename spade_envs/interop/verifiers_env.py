@@ -84,8 +84,8 @@ def episode_rows(environments: Sequence[PoolEnvironment], backend: ExecutionBack
                  skipped: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """One dataset row per (environment, seed); the first observation is read in the sandbox.
 
-    An environment that fails to start on one of the seeds gets no rows; its id and the one-line reason
-    go into ``skipped``.
+    An environment that fails to start on one of the seeds (or whose tools or solution cannot be read there)
+    gets no rows; its id and the one-line reason go into ``skipped``.
     """
     rows = []
     for environment in environments:
@@ -94,14 +94,9 @@ def episode_rows(environments: Sequence[PoolEnvironment], backend: ExecutionBack
         with SandboxedPoolEnv([environment], backend) as env:
             for seed in range(first_seed, first_seed + seeds_per_env):
                 observation, _ = env.reset(seed, hinted=hinted)
-                if env.error is not None:
-                    if skipped is not None:
-                        skipped[environment.id] = f"seed {seed}: {env.error}"
-                    found = []
-                    break
                 tools = _tool_defs(env.tools()) if tool_use and native_tools else []
                 answer = env.reference_answer()  # single-answer environments; "" for games and tools
-                if env.error is not None:  # solution() or tools() failed in the sandbox: no rows, and why
+                if env.error is not None:  # reset(), tools() or solution() failed in the sandbox: no rows, and why
                     if skipped is not None:
                         skipped[environment.id] = f"seed {seed}: {env.error}"
                     found = []

@@ -330,7 +330,7 @@ def _outside(context: SearchContext) -> list[Policy]:
                            for rank, how in enumerate(outside_mutations(slot, largest))]
     candidates.sort(key=lambda item: item[0])
     policies: list[Policy] = []
-    needed: dict[int, bool] = {}
+    needed: dict[Template, bool] = {}  # per template: are its moves needed to win (``_unneeded``, played once)
     for _, template, index, number, how in candidates:
         if len(policies) >= MAX_OUTSIDE_POLICIES:
             break
@@ -341,10 +341,9 @@ def _outside(context: SearchContext) -> list[Policy]:
                 plans[case.seed] = mutated
         if not plans:
             continue
-        key = id(template)
-        if key not in needed:
-            needed[key] = not _unneeded(context, grammar, template, plans)
-        if not needed[key]:
+        if template not in needed:
+            needed[template] = not _unneeded(context, grammar, template, plans)
+        if not needed[template]:
             continue
         name = f"number {number + 1} of every {template.pattern!r} move {how.label}"
         policy = Policy("out_of_range_moves", f"outside values: {name}",

@@ -157,8 +157,10 @@ def _examples(observations: Sequence[str]) -> list[str]:
 
 
 def _shape(tokens: Sequence[str]) -> tuple[str, ...]:
-    """Token kinds, with punctuation and spacing kept as themselves: ``move 2 3`` -> (W, ' ', N, ' ', N)."""
-    return tuple("N" if re.fullmatch(r"-?\d+", token) else "W" if token.isalpha() else
+    """Token kinds, with punctuation and spacing kept as themselves: ``move 2 3`` -> (W, ' ', N, ' ', N). A
+    number of more than 18 digits is kept as itself too: a move's numbers come from the environment, and
+    one of 5,000 digits is no slot to count with (``int`` refuses it)."""
+    return tuple("N" if re.fullmatch(r"-?\d{1,18}", token) else "W" if token.isalpha() else
                  " " if token.isspace() else token for token in tokens)
 
 
