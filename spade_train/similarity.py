@@ -33,6 +33,8 @@ import ast
 import hashlib
 import re
 
+from spade_envs.syntax import parse
+
 NGRAM = 5
 """Length of the node-type runs compared by ``similarity``.
 
@@ -167,7 +169,7 @@ def _is_bare_string(stmt: ast.stmt) -> bool:
 
 def normalized_tree(source: str) -> ast.Module:
     """The normalised AST of ``source``; raises ``SyntaxError`` (or ``ValueError``) if it does not parse."""
-    tree = ast.parse(source)
+    tree = parse(source)
     return _Normaliser().visit(tree)
 
 

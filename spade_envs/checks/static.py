@@ -32,6 +32,7 @@ from spade_envs.checks.folding import ConstantFolder, literal_ends
 from spade_envs.contract.allowlist import ALLOWED_MODULES, is_allowed_module
 from spade_envs.contract.episode import env_class_candidates
 from spade_envs.spec.models import CheckFailure
+from spade_envs.syntax import parse
 
 FORBIDDEN_NAMES: dict[str, str] = {
     "exec": "runs arbitrary code",
@@ -123,7 +124,7 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
         )
         return result
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError as error:
         result.fail("syntax", f"Syntax error: {error.msg}. Fix the code at this line.", error.lineno)
         return result

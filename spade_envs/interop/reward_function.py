@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spade_envs.errors import SpadeError
+from spade_envs.syntax import parse
 
 PROMPT_COLUMNS = ("prompt", "question", "problem", "input", "query")
 """Where a row's prompt is looked for, in this order (``--prompt-column`` names another)."""
@@ -121,7 +122,7 @@ def _read_text(path: Path, option: str) -> str:
 def _check_function(code: str, path: Path, function: str) -> None:
     """The function must be defined at the top level of the file (read, not run: the code is untrusted)."""
     try:
-        tree = ast.parse(code)
+        tree = parse(code)
     except SyntaxError as error:
         raise RewardInputError(f"{path}: line {error.lineno}: {error.msg}; fix the syntax error") from None
     except (ValueError, RecursionError, MemoryError) as error:  # null bytes, nesting the parser cannot hold

@@ -36,6 +36,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from spade_envs.syntax import parse
 from spade_eval.benchmark import (
     BenchmarkDataError,
     BenchmarkFactory,
@@ -89,7 +90,7 @@ def extract_code(response: str) -> str:
 
 def defines(code: str, name: str) -> bool:
     try:
-        tree = ast.parse(code)
+        tree = parse(code)
     except SyntaxError:
         return False
     return any(
@@ -480,7 +481,7 @@ def lcb_stdio_program(code: str) -> str:
     ``def wrapped_function():``, after the preamble. Code that does not parse is left as it is (and then
     fails to compile, as officially)."""
     try:
-        body = list(ast.parse(code).body)
+        body = list(parse(code).body)
         if body and isinstance(body[-1], ast.If) and ast.unparse(body[-1].test).strip() == "__name__ == '__main__'":
             body = body[:-1] + list(body[-1].body)
         imports = [stmt for stmt in body if isinstance(stmt, (ast.Import, ast.ImportFrom))]

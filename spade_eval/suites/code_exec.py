@@ -42,6 +42,7 @@ from typing import Any
 
 from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.errors import EnvRuntimeError
+from spade_envs.syntax import parse
 
 MAX_VALUE_CHARS = 256 * 1024
 """Encoded outputs longer than this travel as a digest."""
@@ -121,7 +122,7 @@ class VersionEnv:
 def imports_any(program: str, modules: tuple[str, ...]) -> bool:
     """Whether ``program`` imports (anywhere in it) one of ``modules`` or a submodule of one."""
     try:
-        tree = ast.parse(program)
+        tree = parse(program)
     except SyntaxError:
         return False
     wanted = set(modules)

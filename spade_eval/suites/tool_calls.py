@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spade_envs.contract.actions import TOOL_CALL_PATTERN
+from spade_envs.syntax import parse
 
 MAX_CALL_TEXT_CHARS = 200_000
 """Longer replies are not parsed (a runaway generation, not a list of calls)."""
@@ -55,7 +56,7 @@ def parse_python_calls(text: str) -> list[ToolCall]:
     if len(text) > MAX_CALL_TEXT_CHARS:
         raise CallSyntaxError(f"reply too long to be a call list ({len(text)} characters)")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         raise CallSyntaxError(f"not Python call syntax: {error}") from None
     body = tree.body

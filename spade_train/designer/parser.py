@@ -32,6 +32,7 @@ import tokenize
 from dataclasses import dataclass
 
 from spade_envs.contract.episode import env_class_candidates, the_env_class
+from spade_envs.syntax import parse
 
 _REASONING_TAGS = r"think|thinking|reasoning"
 _CLOSE_REASONING = re.compile(rf"</(?:{_REASONING_TAGS})\s*>", re.IGNORECASE)
@@ -119,7 +120,7 @@ def _ends_inside_string(code: str) -> bool:
 def _tree(code: str) -> ast.Module | None:
     """The module's syntax tree, or None when it does not parse (nesting too deep counts as not parsing)."""
     try:
-        return ast.parse(code)
+        return parse(code)
     except _PARSE_ERRORS:
         return None
 
@@ -169,7 +170,7 @@ def _trim_trailing_prose(code: str) -> str:
     """
     for _ in range(_MAX_TRIMS):
         try:
-            ast.parse(code)
+            parse(code)
             return code
         except (SyntaxError, ValueError) as error:
             lineno = getattr(error, "lineno", None)
