@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -54,7 +53,7 @@ from spade_envs.interop.reward_function import (
     RewardInputError,
     reward_function_environment,
 )
-from spade_envs.interop.third_party import GameSpec, class_name_for, render_adapter
+from spade_envs.interop.third_party import TARGET_PREFIXES, library_target
 from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
 from spade_envs.play import play_session
 from spade_envs.pool import (
@@ -87,8 +86,18 @@ class Targets:
     specs: dict[str, EnvSpec] = field(default_factory=dict)
     """label -> spec, for environments that come with one (pool entries, bundled environments)."""
     libraries: list[str] = field(default_factory=list)
-    """Libraries that adapters of third-party tasks import (``reasoning_gym:TASK``): they run in the process
-    sandbox only."""
+    """Libraries that adapters of third-party tasks import (``reasoning_gym:TASK``, ``textarena:GAME``...):
+    they run in the process sandbox only."""
+    memory_mb: int | None = None
+    """Address space the process sandbox must allow those adapters (None: its default)."""
+    notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """label -> what the gate cannot check of that input (said with its report)."""
+    unsolved: set[str] = field(default_factory=set)
+    """Labels of environments that ship no reference solution (``ValidationJob.reference_solution``)."""
+
+    def jobs(self) -> list[ValidationJob]:
+        return [ValidationJob(label, source, class_name, reference_solution=label not in self.unsolved)
+                for label, source, class_name in self.environments]
 
 
 def _read_source(path: Path) -> str:
@@ -172,7 +181,7 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
     resolved = Targets()
     for target in targets:
         path = Path(target)
-        if target.startswith(THIRD_PARTY_PREFIX) and not path.exists():
+        if target.startswith(tuple(TARGET_PREFIXES)) and not path.exists():
             _third_party_task(target, resolved)
         elif (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
             _read_pool(target, resolved)
@@ -190,30 +199,31 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
     return resolved
 
 
-THIRD_PARTY_PREFIX = "reasoning_gym:"
-
-
 def _third_party_task(target: str, resolved: Targets) -> None:
-    """``reasoning_gym:TASK``: the task through its adapter (``interop/third_party.py``), which imports the
-    library, so it runs in the process sandbox. Nothing of the library runs here: an unknown task name is
-    reported by the sandboxed run, in the library's own words."""
-    task = target[len(THIRD_PARTY_PREFIX):]
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", task):
-        raise UsageError(f"{target!r} is not a Reasoning Gym task name; write reasoning_gym:TASK, e.g. "
-                         "reasoning_gym:leg_counting")
-    spec = GameSpec("reasoning_gym", task, class_name_for("reasoning_gym", task), 1, True, False)
-    resolved.environments.append((target, render_adapter(spec, boxed_only=True), spec.class_name))
-    if "reasoning_gym" not in resolved.libraries:
-        resolved.libraries.append("reasoning_gym")
+    """``reasoning_gym:TASK``, ``textarena:GAME`` or ``gem:GAME``: the task through its adapter
+    (``interop/third_party.py``), which imports the library, so it runs in the process sandbox."""
+    try:
+        made = library_target(target)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    resolved.environments.append((made.label, made.source, made.class_name))
+    resolved.notes[made.label] = made.notes
+    if not made.reference_solution:
+        resolved.unsolved.add(made.label)
+    if made.library not in resolved.libraries:
+        resolved.libraries.append(made.library)
+    if made.memory_mb is not None:
+        resolved.memory_mb = max(resolved.memory_mb or 0, made.memory_mb)
 
 
-def _one_environment(target: str, what: str, sandbox: str) -> tuple[str, str, str | None]:
+def _one_environment(target: str, what: str, sandbox: str) -> tuple[tuple[str, str, str | None], Targets]:
+    """The one environment ``target`` names, with what it resolved to (its sandbox needs)."""
     resolved = resolve_targets([target])
     if len(resolved.environments) != 1:
         raise UsageError(f"{what} takes one environment (a file, a bundled name or a pool's DIR#ID), not a "
                          "directory")
     _check_libraries(resolved, sandbox)
-    return resolved.environments[0]
+    return resolved.environments[0], resolved
 
 
 def _check_libraries(resolved: Targets, sandbox: str) -> None:
@@ -229,9 +239,16 @@ def _allowed_imports(resolved: Targets, args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys([*args.allow_import, *resolved.libraries]))
 
 
-def _backend(name: str, timeout: float) -> Any:
+def _limits(timeout: float, resolved: Targets) -> ExecutionLimits:
+    """The per-environment limits: the call timeout asked for, and the address space the named third-party
+    libraries need (TextArena maps more than the process sandbox's default)."""
+    memory = max(ExecutionLimits.memory_mb, resolved.memory_mb or 0)
+    return ExecutionLimits(call_timeout_s=timeout, memory_mb=memory)
+
+
+def _backend(name: str, limits: ExecutionLimits) -> Any:
     try:
-        return create_backend(name, ExecutionLimits(call_timeout_s=timeout))
+        return create_backend(name, limits)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -259,7 +276,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     args.allow_import = _allowed_imports(resolved, args)
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
-    _backend(args.sandbox, args.timeout)  # fail fast on a bad backend name, before any work
+    limits = _limits(args.timeout, resolved)
+    _backend(args.sandbox, limits)  # fail fast on a bad backend name, before any work
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)
     try:
         conditions = parse_conditions(args.fail_on)
@@ -279,8 +297,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         tiers=tiers,
         judge=JudgeSettings(args.judge, severity=args.judge_severity) if getattr(args, "judge", None) else None,
     )
-    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved.environments]
-    limits = ExecutionLimits(call_timeout_s=args.timeout)
+    jobs = resolved.jobs()
     per_file = WorkerLimits(memory_mb=args.file_memory, seconds=args.file_timeout)
     results_file = (ResultsFile(Path(args.results), settings_digest(args.sandbox, limits, config, per_file))
                     if args.results else None)
@@ -291,6 +308,9 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         for made in inputs:
             for note in made.notes:
                 screen.wrapped(styled((f"note: {made.label}:", "muted"), f" {note}"), hang=4)
+        for label, notes in resolved.notes.items():
+            for note in notes:
+                screen.wrapped(styled((f"not checked: {label}:", "muted"), f" {note}"), hang=4)
         if results:
             screen.wrapped(f"{len(results)} of {len(jobs)} environments already validated in {args.results}; "
                            "validating the rest")
@@ -335,7 +355,9 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
                         "seconds": round(elapsed, 3), "workers": workers, "validated": len(todo),
                         "already_done": len(jobs) - len(todo), "environments_per_s": round(per_second, 2),
                         "ray": args.ray is not None,
-                        "inputs": [{"path": made.label, "rows": made.rows, "notes": made.notes} for made in inputs],
+                        "inputs": [{"path": made.label, "rows": made.rows, "notes": made.notes} for made in inputs]
+                        + [{"path": label, "library": label.split(":", 1)[0], "not_checked": list(notes)}
+                           for label, notes in resolved.notes.items()],
                         "fail_on": [{"path": path, "condition": condition, "why": why}
                                     for path, condition, why in failing]},
         }
@@ -518,7 +540,7 @@ def _print_summary(valid: int, invalid: int, where: str, validated: int, elapsed
 
 # ---------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    label, source, class_name = _one_environment(args.path, "play", args.sandbox)
+    (label, source, class_name), resolved = _one_environment(args.path, "play", args.sandbox)
     if args.log:
         _check_output_file(Path(args.log), "--log", "episode.json")
     lines: Iterator[str] | None = None
@@ -528,7 +550,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"cannot read actions file {args.actions}: {error}") from None
         lines = iter(text.splitlines())
-    backend = _backend(args.sandbox, args.timeout)
+    backend = _backend(args.sandbox, _limits(args.timeout, resolved))
     try:
         session = backend.open_session(source, class_name=class_name, max_turns=args.max_turns)
     except EnvRuntimeError as error:
@@ -553,10 +575,10 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.log}: {error.strerror or error}") from None
     except (ValidationError, UnicodeDecodeError) as error:
         raise UsageError(f"{args.log} is not an episode log: {_first_error(error)}") from None
-    label, source, class_name = _one_environment(args.env, "--env", args.sandbox)
+    (label, source, class_name), resolved = _one_environment(args.env, "--env", args.sandbox)
     if log.env_id and log.env_id != env_id_for(source):
         out.write(f"note: {printable(label)} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
-    backend = _backend(args.sandbox, args.timeout)
+    backend = _backend(args.sandbox, _limits(args.timeout, resolved))
     try:
         with backend.open_session(source, class_name=class_name, max_turns=args.max_turns) as session:
             replayed = play_scripted(session, log.seed, log.actions, hint=log.hint)
@@ -616,7 +638,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     args.allow_import = _allowed_imports(resolved, args)
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
-    backend = _backend(args.sandbox, args.timeout)
+    limits = _limits(args.timeout, resolved)
+    backend = _backend(args.sandbox, limits)
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)
     screen = Screen.of(out)
     _print_skipped(resolved.skipped, screen)
@@ -627,8 +650,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         fuzz=FuzzConfig(examples=max(args.examples, 1), seed=args.fuzz_seed),
         tiers=tuple(t for t in TIERS if t != "fuzz" or args.examples > 0),
     )
-    jobs = [ValidationJob(label, source, class_name) for label, source, class_name in resolved.environments]
-    limits = ExecutionLimits(call_timeout_s=args.timeout)
+    jobs = resolved.jobs()
     try:
         results = list(run_jobs(jobs, args.sandbox, limits, config, workers=args.jobs or default_jobs(len(jobs))))
     except EnvCrashError as error:
@@ -746,7 +768,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
         sub.add_argument("paths", nargs="*", metavar="PATH",
-                         help=".py files, directories, exported pool directories, or bundled names")
+                         help=".py files, directories, exported pool directories, bundled names, or a library's task or "
+                         "game: reasoning_gym:TASK, textarena:GAME, gem:GAME (with --sandbox process)")
         sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
         sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
         sub.add_argument("--seeds", type=positive_int(MAX_SEEDS), default=3,

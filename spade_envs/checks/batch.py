@@ -57,6 +57,20 @@ class ValidationJob:
     class_name: str | None = None
     tiers: tuple[str, ...] | None = None
     """Run only these tiers (None: the pool's configured ones)."""
+    reference_solution: bool = True
+    """False: the environment ships no reference solution (a TextArena or gem game), so the checks that
+    need one (``solution_defined``, the feasibility tier) are left out."""
+
+
+def config_for(job: ValidationJob, config: ValidatorConfig) -> ValidatorConfig:
+    """The pool's configuration as this job runs it: its own tiers, and none that needs a reference
+    solution the environment does not ship."""
+    if job.tiers is not None:
+        config = replace(config, tiers=job.tiers)
+    if not job.reference_solution:
+        config = replace(config, tiers=tuple(t for t in config.tiers if t != "feasibility"),
+                         dynamic=replace(config.dynamic, reference_solution=False))
+    return config
 
 
 @dataclass(frozen=True)
@@ -107,7 +121,7 @@ def failure_report(job: ValidationJob, backend_name: str, config: ValidatorConfi
     outcomes[check] = CheckOutcome(check=check, status="failed", duration_ms=0.0)
     tiers = [TierOutcome(tier="static", status="failed" if static_failed else "passed", duration_ms=0.0)
              if tier == "static" and static else TierOutcome(tier=tier, status="skipped", duration_ms=0.0)  # type: ignore[arg-type]
-             for tier in (config.tiers if job.tiers is None else job.tiers)]
+             for tier in config_for(job, config).tiers]
     return ValidationReport(
         path=job.label,
         env_id=env_id_for(job.source),
@@ -215,7 +229,7 @@ def _worker_main(conn: Connection, backend_name: str, limits: ExecutionLimits, c
             return
         if job is None:
             return
-        job_config = config if job.tiers is None else replace(config, tiers=job.tiers)
+        job_config = config_for(job, config)
         peak_known = _reset_peak_rss()
         capped = _cap_memory(memory_mb)
         before = _rss_mb()

@@ -77,6 +77,9 @@ class CheckConfig:
     """Overrides the environment's declared ``reward_range``."""
     hint: str | None = None
     """A hint to check for leaks (besides any the environment writes itself with ``hint()``)."""
+    reference_solution: bool = True
+    """False for an environment that ships no reference solution (a third-party game through its adapter):
+    ``solution_defined`` is not run, nor the feasibility tier (``ValidationJob.reference_solution``)."""
     min_distinct_tasks: int = 8
     """Fewer distinct tasks than this over the plan's seeds makes the environment degenerate (an agent
     memorises a handful of tasks instead of learning the skill)."""

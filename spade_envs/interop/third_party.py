@@ -120,11 +120,13 @@ class GameSpec:
     library: str
     game_id: str
     class_name: str
-    max_turns: int
-    """The adapter's default max_turns: the game's own limit, or DEFAULT_MAX_TURNS without one."""
-    game_has_limit: bool
-    forward_max_turns: bool
-    """Whether the game's constructor takes max_turns (then an explicit max_turns is forwarded)."""
+    max_turns: int | None
+    """The adapter's default max_turns: the game's own limit, or DEFAULT_MAX_TURNS without one; None: the
+    adapter learns it itself, in the sandbox (``sandboxed_game``)."""
+    game_has_limit: bool | None
+    forward_max_turns: bool | None
+    """Whether the game's constructor takes max_turns (then an explicit max_turns is forwarded); None: the
+    adapter finds out in the sandbox."""
     probe_error: str | None = None
     """What went wrong building/resetting the game on the host (the adapter is still generated)."""
     notes: list[str] = field(default_factory=list)
@@ -143,6 +145,20 @@ def class_name_for(library: str, game_id: str) -> str:
 def file_name_for(library: str, game_id: str) -> str:
     stem = re.sub(r"[^0-9A-Za-z]+", "_", game_id.split(":", 1)[-1]).strip("_").lower()
     return f"{library}_{stem}_env.py"
+
+
+SANDBOX_MEMORY_MB = {"textarena": 1024}
+"""Address space an adapter needs above the process sandbox's default (256 MB): importing TextArena 0.7.4
+maps about 630 MB (numpy, scipy, pandas and nltk with their thread pools)."""
+
+
+def sandboxed_game(library: str, game_id: str) -> GameSpec:
+    """A game named by a user (``spade-envs validate textarena:Wordle-v0``): nothing of the library runs
+    on the host, so the adapter learns the game's turn limit, and whether its constructor takes one, in
+    the sandbox when it is built (``probe_game`` reads them on the host, for the fixed baseline pools)."""
+    if library == "reasoning_gym":
+        return GameSpec(library, game_id, class_name_for(library, game_id), 1, True, False)
+    return GameSpec(library, game_id, class_name_for(library, game_id), None, None, None)
 
 
 # ---------------------------------------------------------------------- probing (host side, metadata only)
@@ -243,16 +259,43 @@ GAME_MAX_TURNS = {max_turns!r}
 GAME_HAS_LIMIT = {has_limit!r}
 FORWARD_MAX_TURNS = {forward!r}
 SHIMS = {shims!r}
+DEFAULT_MAX_TURNS = {default_max_turns!r}
 {common}
+
+def _takes_max_turns():
+    """Whether the game registers a max_turns (then it takes one)."""
+    from gem.envs.registration import ENV_REGISTRY
+
+    return "max_turns" in ENV_REGISTRY[GAME_ID].kwargs
+
+
+def _own_limit(options):
+    """The game's own turn limit: the one it registers, or (for "-random" variants, which draw theirs
+    on reset) the largest over the first eight seeds; DEFAULT_MAX_TURNS for a game without one."""
+    from gem.envs.registration import ENV_REGISTRY
+
+    registered = ENV_REGISTRY[GAME_ID].kwargs.get("max_turns")
+    if type(registered) is int and registered > 0:
+        return registered
+    game, limits = gem.make(GAME_ID, **options), []
+    for seed in range(8):
+        game.reset(seed=seed)
+        limit = getattr(game, "max_turns", None)
+        if type(limit) is int and limit > 0:
+            limits.append(limit)
+    return max(limits) if limits else DEFAULT_MAX_TURNS
+
 
 class {class_name}:
     """Actions are forwarded unchanged: gem games read the last \\\\boxed{{...}} themselves."""
 
     def __init__(self, max_turns=GAME_MAX_TURNS, **kwargs):
-        self.max_turns = max_turns
         self._options = dict(kwargs)
-        if FORWARD_MAX_TURNS and max_turns != GAME_MAX_TURNS:
-            self._options["max_turns"] = max_turns
+        own = GAME_MAX_TURNS if GAME_MAX_TURNS is not None else _own_limit(self._options)
+        self.max_turns = own if max_turns is None else max_turns
+        forward = FORWARD_MAX_TURNS if FORWARD_MAX_TURNS is not None else _takes_max_turns()
+        if forward and self.max_turns != own:
+            self._options["max_turns"] = self.max_turns
         self._game = gem.make(GAME_ID, **self._options)
         self._ended = False
         self._last = None
@@ -298,7 +341,27 @@ GAME_MAX_TURNS = {max_turns!r}
 GAME_HAS_LIMIT = {has_limit!r}
 FORWARD_MAX_TURNS = {forward!r}
 SHIMS = {shims!r}
+DEFAULT_MAX_TURNS = {default_max_turns!r}
 {common}
+
+def _own_limit(options):
+    """The game's own turn limit (TextArena keeps it on the state a reset builds), or DEFAULT_MAX_TURNS."""
+    game = textarena.make(GAME_ID, **options)
+    game.reset(num_players=1, seed=0)
+    limit = getattr(getattr(game, "state", None), "max_turns", None)
+    return limit if type(limit) is int and limit > 0 else DEFAULT_MAX_TURNS
+
+
+def _takes(options, max_turns):
+    """Whether the game's constructor takes max_turns: it is tried, and refused by name if not."""
+    try:
+        textarena.make(GAME_ID, **options, max_turns=max_turns)
+    except TypeError as error:
+        if "max_turns" in str(error):
+            return False
+        raise
+    return True
+
 
 def _last_boxed(text):
     """The content of the last complete \\\\boxed{{...}} (braces balanced), or None."""
@@ -327,10 +390,12 @@ class {class_name}:
     """Player 0 of a one-player TextArena game; rewards arrive from close() when the game ends."""
 
     def __init__(self, max_turns=GAME_MAX_TURNS, **kwargs):
-        self.max_turns = max_turns
         self._options = dict(kwargs)
-        if FORWARD_MAX_TURNS and max_turns != GAME_MAX_TURNS:
-            self._options["max_turns"] = max_turns
+        own = GAME_MAX_TURNS if GAME_MAX_TURNS is not None else _own_limit(self._options)
+        self.max_turns = own if max_turns is None else max_turns
+        if self.max_turns != own and FORWARD_MAX_TURNS is not False:
+            if FORWARD_MAX_TURNS or _takes(self._options, self.max_turns):
+                self._options["max_turns"] = self.max_turns
         self._game = textarena.make(GAME_ID, **self._options)
         self._ended = False
         self._last = None
@@ -454,7 +519,70 @@ def render_adapter(spec: GameSpec, shims: tuple[str, ...] = (), *, boxed_only: b
         shims_text=", ".join(ordered) or "none (raw)",
         common=_COMMON,
         boxed_only=boxed_only,
+        default_max_turns=DEFAULT_MAX_TURNS,
     )
+
+
+BASELINE_SHIMS: tuple[str, ...] = ("guard_after_end", "turn_limit", "fresh_on_reset")
+"""The shims a baseline pool's adapters carry: the contract differences fuzzing found in these libraries
+(``benchmarks/third_party/README.md``), so the games play by SPADE's episode rules."""
+
+
+TARGET_PREFIXES: dict[str, str] = {"reasoning_gym:": "reasoning_gym", "textarena:": "textarena", "gem:": "gem"}
+"""How a command line names a third-party task or game: ``reasoning_gym:leg_counting``,
+``textarena:Wordle-v0``, ``gem:game:Sudoku-v0-easy`` (or ``gem:Sudoku-v0-easy``)."""
+
+_NO_SOLUTION = ("the game ships no reference solution, so its feasibility tier (a winning play exists, no cheap "
+                "policy or leaked answer wins) is not run")
+_EPISODE_RULES = ("the adapter itself ends an episode at max_turns, answers a step after the end and builds a "
+                  "fresh game on reset (SPADE's episode rules): those contract points are the adapter's, not the "
+                  "game's")
+UNCHECKED: dict[str, tuple[str, ...]] = {
+    "reasoning_gym": (("only boxed answers are scored: a reply without \\boxed{} scores 0 here, whatever the "
+                       "task's own scorer would make of it"),),
+    "textarena": (_NO_SOLUTION, _EPISODE_RULES,
+                  ("rewards arrive only when the game ends (TextArena hands them out in close()): partial "
+                   "credit during play is not seen")),
+    "gem": (_NO_SOLUTION, _EPISODE_RULES),
+}
+"""What the gate cannot check of each library's tasks through its adapter, said in every report."""
+
+
+@dataclass(frozen=True)
+class LibraryTarget:
+    """A third-party task or game named on a command line, as an environment file of our contract."""
+
+    label: str
+    source: str
+    class_name: str
+    library: str
+    memory_mb: int | None
+    """Address space the process sandbox must allow it (None: the default)."""
+    reference_solution: bool
+    """Whether the adapter's solution() gives the answer (Reasoning Gym) or nothing (the games)."""
+    notes: tuple[str, ...]
+
+
+def library_target(target: str) -> LibraryTarget:
+    """The adapter for ``LIBRARY:ID`` (``TARGET_PREFIXES``). Nothing of the library runs here: an unknown
+    id is reported by the sandboxed run, in the library's own words. A malformed id is a ``ValueError``
+    whose message says how to write one."""
+    prefix = next((p for p in TARGET_PREFIXES if target.startswith(p)), None)
+    if prefix is None:
+        raise ValueError(f"{target!r} names no library; write " + ", ".join(f"{p}ID" for p in TARGET_PREFIXES))
+    library, name = TARGET_PREFIXES[prefix], target[len(prefix):]
+    if library == "gem" and not name.startswith("game:"):
+        name = "game:" + name  # gem's game ids all start with "game:"; its other namespaces are not games
+    body = name.removeprefix("game:") if library == "gem" else name
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", body):
+        example = {"reasoning_gym": "leg_counting", "textarena": "Wordle-v0", "gem": "game:Sudoku-v0-easy"}[library]
+        raise ValueError(f"{target!r} is not a {library} id (letters, digits, '.', '_' or '-'); write "
+                         f"{prefix}ID, e.g. {prefix}{example}")
+    spec = sandboxed_game(library, name)
+    source = (render_adapter(spec, boxed_only=True) if library == "reasoning_gym"
+              else render_adapter(spec, BASELINE_SHIMS))
+    return LibraryTarget(target, source, spec.class_name, library, SANDBOX_MEMORY_MB.get(library),
+                         library == "reasoning_gym", UNCHECKED[library])
 
 
 def write_adapters(out_dir: Path, specs: list[GameSpec], shims: tuple[str, ...] = ()) -> list[Path]:
@@ -466,11 +594,6 @@ def write_adapters(out_dir: Path, specs: list[GameSpec], shims: tuple[str, ...] 
         path.write_text(render_adapter(spec, shims), encoding="utf-8")
         paths.append(path)
     return paths
-
-
-BASELINE_SHIMS: tuple[str, ...] = ("guard_after_end", "turn_limit", "fresh_on_reset")
-"""The shims a baseline pool's adapters carry: the contract differences fuzzing found in these libraries
-(``benchmarks/third_party/README.md``), so the games play by SPADE's episode rules."""
 
 
 def baseline_pool(directory: Path, games: list[tuple[str, str]], *, name: str = "third-party-baselines",
