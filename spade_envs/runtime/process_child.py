@@ -1,6 +1,7 @@
 """The child side of the ``process`` backend: serves one environment over JSON lines on stdin/stdout.
 
-Started by ``process.py`` as ``python -I -m spade_envs.runtime.process_child LIMITS_JSON``. Once set up
+Started by ``process.py`` as ``python -I -m spade_envs.runtime.process_child LIMITS_JSON``, or forked from
+a template process that has imported the environment's libraries already (``process_zygote.py``). Once set up
 it writes ``{"ready": true}``, so that the host's per-call limit never includes interpreter start-up. The
 protocol channel is a private duplicate of the original stdout; file descriptors 1 and 2 then point
 to /dev/null and Python's ``sys.stdout``/``sys.stderr`` to a bounded buffer, so nothing the
@@ -35,7 +36,12 @@ def _apply_limits(memory_mb: int) -> None:
 
 
 def main() -> None:
-    limits = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    serve(json.loads(sys.argv[1]) if len(sys.argv) > 1 else {})
+
+
+def serve(limits: dict) -> None:
+    """Serve one environment on stdin/stdout until stdin closes. Also the body of a child forked by the
+    template process (``process_zygote.py``), which has pointed stdin and stdout at the session's pipes."""
     parent = limits.get("parent")
     if isinstance(parent, int):  # started before the memory cap, which then counts its thread's stack
         exit_with_parent(parent)  # in a session of its own, a killed host's child would otherwise live on
