@@ -54,6 +54,8 @@ from spade_envs.interop.reward_function import (
     reward_function_environment,
 )
 from spade_envs.interop.third_party import TARGET_PREFIXES, library_target
+from spade_envs.interop.verifiers_input import PREFIX as VERIFIERS_PREFIX
+from spade_envs.interop.verifiers_input import verifiers_target
 from spade_envs.packing import DEFAULT_SKILL, SpecDefaults, spec_of_code
 from spade_envs.play import play_session
 from spade_envs.pool import (
@@ -94,9 +96,13 @@ class Targets:
     """label -> what the gate cannot check of that input (said with its report)."""
     unsolved: set[str] = field(default_factory=set)
     """Labels of environments that ship no reference solution (``ValidationJob.reference_solution``)."""
+    any_format: set[str] = field(default_factory=set)
+    """Labels of graders from other frameworks, not held to boxed answers
+    (``ValidationJob.answer_format_required``)."""
 
     def jobs(self) -> list[ValidationJob]:
-        return [ValidationJob(label, source, class_name, reference_solution=label not in self.unsolved)
+        return [ValidationJob(label, source, class_name, reference_solution=label not in self.unsolved,
+                              answer_format_required=label not in self.any_format)
                 for label, source, class_name in self.environments]
 
 
@@ -169,7 +175,7 @@ def _why_not_an_environment(path: Path) -> str | None:
     return None
 
 
-def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Targets:
+def resolve_targets(targets: Sequence[str], *, recursive: bool = True, env_args: dict | None = None) -> Targets:
     """Expand paths, directories (recursively unless told not to) and bundled names into environments.
 
     A pool directory stands for all its environments and ``DIR#ID`` for one of them (the id, or an
@@ -181,8 +187,8 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
     resolved = Targets()
     for target in targets:
         path = Path(target)
-        if target.startswith(tuple(TARGET_PREFIXES)) and not path.exists():
-            _third_party_task(target, resolved)
+        if target.startswith((*TARGET_PREFIXES, VERIFIERS_PREFIX)) and not path.exists():
+            _third_party_task(target, resolved, env_args)
         elif (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
             _read_pool(target, resolved)
         elif path.is_dir():
@@ -199,26 +205,30 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True) -> Target
     return resolved
 
 
-def _third_party_task(target: str, resolved: Targets) -> None:
-    """``reasoning_gym:TASK``, ``textarena:GAME`` or ``gem:GAME``: the task through its adapter
-    (``interop/third_party.py``), which imports the library, so it runs in the process sandbox."""
+def _third_party_task(target: str, resolved: Targets, env_args: dict | None = None) -> None:
+    """``reasoning_gym:TASK``, ``textarena:GAME``, ``gem:GAME`` or ``verifiers:ENV``: the task through its
+    adapter (``interop/third_party.py``, ``interop/verifiers_input.py``), which imports the library, so it
+    runs in the process sandbox."""
     try:
-        made = library_target(target)
+        made = (verifiers_target(target, env_args) if target.startswith(VERIFIERS_PREFIX)
+                else library_target(target))
     except ValueError as error:
         raise UsageError(str(error)) from None
     resolved.environments.append((made.label, made.source, made.class_name))
     resolved.notes[made.label] = made.notes
     if not made.reference_solution:
         resolved.unsolved.add(made.label)
-    if made.library not in resolved.libraries:
-        resolved.libraries.append(made.library)
+    if not made.answer_format_required:
+        resolved.any_format.add(made.label)
+    resolved.libraries += [library for library in made.libraries if library not in resolved.libraries]
     if made.memory_mb is not None:
         resolved.memory_mb = max(resolved.memory_mb or 0, made.memory_mb)
 
 
-def _one_environment(target: str, what: str, sandbox: str) -> tuple[tuple[str, str, str | None], Targets]:
+def _one_environment(target: str, what: str, args: argparse.Namespace) -> tuple[tuple[str, str, str | None], Targets]:
     """The one environment ``target`` names, with what it resolved to (its sandbox needs)."""
-    resolved = resolve_targets([target])
+    sandbox = args.sandbox
+    resolved = resolve_targets([target], env_args=getattr(args, "env_args", None))
     if len(resolved.environments) != 1:
         raise UsageError(f"{what} takes one environment (a file, a bundled name or a pool's DIR#ID), not a "
                          "directory")
@@ -272,10 +282,11 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("give at least one PATH, --bundled, or --reward FILE.py:FUNCTION with --data FILE.jsonl")
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
-    resolved = resolve_targets(targets, recursive=args.recursive)
+    resolved = resolve_targets(targets, recursive=args.recursive, env_args=args.env_args)
     args.allow_import = _allowed_imports(resolved, args)
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
+    resolved.any_format.update(made.label for made in inputs)  # TRL graders may take any answer wrapping
     limits = _limits(args.timeout, resolved)
     _backend(args.sandbox, limits)  # fail fast on a bad backend name, before any work
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)
@@ -384,6 +395,17 @@ def _reward_inputs(args: argparse.Namespace) -> list[RewardInput]:
                 for reference in args.reward]
     except RewardInputError as error:
         raise UsageError(str(error)) from None
+
+
+def _env_args(text: str) -> dict:
+    """``--env-args '{"k": 1}'`` (argparse reports an ArgumentTypeError as one line naming the option)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"{text[:60]!r} is not a JSON object; write e.g. '{{\"num_examples\": 50}}'")
+    return value
 
 
 def _reward_range(text: str) -> tuple[float, float]:
@@ -540,7 +562,7 @@ def _print_summary(valid: int, invalid: int, where: str, validated: int, elapsed
 
 # ---------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    (label, source, class_name), resolved = _one_environment(args.path, "play", args.sandbox)
+    (label, source, class_name), resolved = _one_environment(args.path, "play", args)
     if args.log:
         _check_output_file(Path(args.log), "--log", "episode.json")
     lines: Iterator[str] | None = None
@@ -575,7 +597,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.log}: {error.strerror or error}") from None
     except (ValidationError, UnicodeDecodeError) as error:
         raise UsageError(f"{args.log} is not an episode log: {_first_error(error)}") from None
-    (label, source, class_name), resolved = _one_environment(args.env, "--env", args.sandbox)
+    (label, source, class_name), resolved = _one_environment(args.env, "--env", args)
     if log.env_id and log.env_id != env_id_for(source):
         out.write(f"note: {printable(label)} is {env_id_for(source)}, the log was recorded on {log.env_id}\n")
     backend = _backend(args.sandbox, _limits(args.timeout, resolved))
@@ -634,7 +656,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         entries = list(bundled_registry())
         environments = [(e.spec(), e.source()) for e in entries]
         return _write_export(destination, args.name or "spade-bundled", environments, out)
-    resolved = resolve_targets(list(args.paths) + (bundled_registry().names() if args.bundled else []))
+    resolved = resolve_targets(list(args.paths) + (bundled_registry().names() if args.bundled else []),
+                               env_args=args.env_args)
     args.allow_import = _allowed_imports(resolved, args)
     if not 0 <= args.examples <= MAX_EXAMPLES:
         raise UsageError(f"--examples must be from 0 (no fuzzing) to {MAX_EXAMPLES}, got {args.examples}")
@@ -765,11 +788,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "as guest instructions, the same on every machine and load")
         sub.add_argument("--max-turns", type=positive_int(MAX_TURNS), default=None,
                          help=f"construct with this max_turns (1 to {MAX_TURNS})")
+        sub.add_argument("--env-args", type=_env_args, default=None, metavar="JSON",
+                         help="a JSON object of arguments for a verifiers environment's load_environment")
 
     def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
         sub.add_argument("paths", nargs="*", metavar="PATH",
                          help=".py files, directories, exported pool directories, bundled names, or a library's task or "
-                         "game: reasoning_gym:TASK, textarena:GAME, gem:GAME (with --sandbox process)")
+                         "game: reasoning_gym:TASK, textarena:GAME, gem:GAME, verifiers:FOLDER or verifiers:ENV_ID "
+                         "(with --sandbox process)")
         sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
         sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
         sub.add_argument("--seeds", type=positive_int(MAX_SEEDS), default=3,

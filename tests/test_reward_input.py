@@ -129,7 +129,9 @@ def test_honest_graders_pass_and_each_defect_is_rejected_for_its_reason(workdir)
     assert "garbage_actions" in found["rewards.py:first_box_crashes"], found
     assert document["summary"]["inputs"][0] == {
         "path": "rewards.py:exact_boxed", "rows": 64,
-        "notes": ["validated on the first 64 rows of data.jsonl; the others were not read"]}
+        "notes": ["validated on the first 64 rows of data.jsonl; the others were not read",
+                  ("the right answer written without a box (bare, in brackets, after 'Answer:') is not played as "
+                   "a wrong answer: a reward function may take answers in any wrapping")]}
 
 
 @pytest.mark.parametrize("reward, data", [("tagged_number", "tagged.jsonl"), ("chat_boxed", "chat.jsonl")])

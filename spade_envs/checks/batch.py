@@ -60,6 +60,9 @@ class ValidationJob:
     reference_solution: bool = True
     """False: the environment ships no reference solution (a TextArena or gem game), so the checks that
     need one (``solution_defined``, the feasibility tier) are left out."""
+    answer_format_required: bool = True
+    """False: a grader from another framework, not held to SPADE's ``\\boxed{}`` answers
+    (``CheckConfig.answer_format_required``)."""
 
 
 def config_for(job: ValidationJob, config: ValidatorConfig) -> ValidatorConfig:
@@ -70,6 +73,8 @@ def config_for(job: ValidationJob, config: ValidatorConfig) -> ValidatorConfig:
     if not job.reference_solution:
         config = replace(config, tiers=tuple(t for t in config.tiers if t != "feasibility"),
                          dynamic=replace(config.dynamic, reference_solution=False))
+    if not job.answer_format_required:
+        config = replace(config, dynamic=replace(config.dynamic, answer_format_required=False))
     return config
 
 
@@ -164,7 +169,7 @@ def _checker_crash_report(job: ValidationJob, backend_name: str, config: Validat
                f"{': ' + summary if summary else ''}. The environment returned a value the checker could not "
                "digest (a max_turns, answer, hint or tool schema out of the ordinary); return small, plain values.")
     try:
-        static: StaticResult | None = run_static_checks(job.source, config.static)
+        static: StaticResult | None = run_static_checks(job.source, config.static, class_name=job.class_name)
     except Exception:  # noqa: BLE001 -- the static tier itself may be what failed
         static = None
     return failure_report(job, backend_name, config, "runtime_limit", message, seconds=seconds, static=static)

@@ -80,6 +80,11 @@ class CheckConfig:
     reference_solution: bool = True
     """False for an environment that ships no reference solution (a third-party game through its adapter):
     ``solution_defined`` is not run, nor the feasibility tier (``ValidationJob.reference_solution``)."""
+    answer_format_required: bool = True
+    """Whether the right answer written out of its ``\\boxed{}`` (bare, in brackets, after 'Answer:') counts
+    as a wrong one. SPADE's contract asks for the box; a grader written for another framework (a verifiers
+    rubric, a TRL reward function) may take the answer in any wrapping it likes, which is no defect there
+    (``ValidationJob.answer_format_required``)."""
     min_distinct_tasks: int = 8
     """Fewer distinct tasks than this over the plan's seeds makes the environment degenerate (an agent
     memorises a handful of tasks instead of learning the skill)."""

@@ -481,7 +481,8 @@ def _exploit_search(run: CheckRun, cases: list[SeedCase], suite: ProbeSuite, spa
     distinct = len({case.task_key for case in cases})
     model = ChanceModel.build([(case.seed, case.observation, case.answer) for case in cases], distinct)
     context = SearchContext(cases, run.turn_limit, run.tool_use, model, dict(run.first_infos),
-                            lambda plans: run.play(plans, record="full"), screen=run.config.probe_screen, space=space)
+                            lambda plans: run.play(plans, record="full"), screen=run.config.probe_screen, space=space,
+                            format_required=run.config.answer_format_required)
     try:
         result = ExploitSearch(context, suite, budget=run.config.search_episodes).run()
     except ContractViolation as violation:  # the search's episodes are generated sequences, like the fuzzer's:

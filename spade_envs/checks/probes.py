@@ -517,11 +517,13 @@ def answer_space(cases: list[SeedCase], option_lists: OptionLists | None = None)
     return AnswerSpace.build([(case.seed, case.observation, case.slot) for case in cases], option_lists)
 
 
-def variant_policies(cases: list[SeedCase], space: AnswerSpace | None = None) -> list[Policy]:
+def variant_policies(cases: list[SeedCase], space: AnswerSpace | None = None, *,
+                     format_required: bool = True) -> list[Policy]:
     """Wrong variants of each seed's answer, played in its place (after the solution's other moves).
 
     Every wrong answer is one of the task's own form (``answer_space``). A near miss inside a tolerance the
-    task states (``stated_tolerance``) is a right answer, not a variant.
+    task states (``stated_tolerance``) is a right answer, not a variant. The right answer out of its box
+    (bare, in ``\\box{}``, in brackets, after 'Answer:') is a variant only where ``format_required``.
     """
     answer_cases = informative_cases(cases)
     if not answer_cases:
@@ -552,7 +554,8 @@ def variant_policies(cases: list[SeedCase], space: AnswerSpace | None = None) ->
             if _simple(case.slot) and len(wrongs) == 2:
                 plans["a list of candidates in one box"][case.seed] = prefix + (
                     case.wrap(", ".join([wrongs[0], case.slot, wrongs[1]])),)
-            if len(case.solution) == 1 and BOXED_PREFIX in case.solution[-1] and "boxed" in case.observation:
+            if (format_required and len(case.solution) == 1 and BOXED_PREFIX in case.solution[-1]
+                    and "boxed" in case.observation):
                 plans["the answer without \\boxed{}"][case.seed] = (case.answer,)
                 plans["the answer in \\box{} instead of \\boxed{}"][case.seed] = (f"\\box{{{case.answer}}}",)
                 plans["the answer in square brackets instead of \\boxed{}"][case.seed] = (f"[{case.answer}]",)

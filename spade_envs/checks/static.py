@@ -110,8 +110,11 @@ class StaticResult:
         self.warnings.append(CheckFailure(check=check, message=message, line=line, severity="warning"))
 
 
-def run_static_checks(source: str, config: StaticConfig | None = None) -> StaticResult:
-    """Run every static check on ``source``; later checks are skipped when the code does not parse."""
+def run_static_checks(source: str, config: StaticConfig | None = None, *, class_name: str | None = None) -> StaticResult:
+    """Run every static check on ``source``; later checks are skipped when the code does not parse.
+    ``class_name`` names the environment class where the caller knows it (a pool entry, an adapter placed
+    after the user's own code): other public ``*Env`` classes are then the user's helpers, not a second
+    environment."""
     config = config or StaticConfig()
     result = StaticResult()
     size = len(source.encode("utf-8", "surrogatepass"))
@@ -141,7 +144,7 @@ def run_static_checks(source: str, config: StaticConfig | None = None) -> Static
     _check_imports_and_names(tree, folder, result, config.extra_modules)
     _check_strings(strings, result)
     result.failures = _one_per_check_and_line(result.failures)
-    env_class = _check_env_class(tree, result)
+    env_class = _check_env_class(tree, result, class_name)
     if env_class is not None:
         result.class_name = env_class.name
         result.tool_use = _inherits_tool_use_base(env_class, _module_classes(tree))
@@ -442,8 +445,10 @@ def _module_classes(tree: ast.Module) -> dict[str, ast.ClassDef]:
     return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
 
 
-def _check_env_class(tree: ast.Module, result: StaticResult) -> ast.ClassDef | None:
+def _check_env_class(tree: ast.Module, result: StaticResult, class_name: str | None = None) -> ast.ClassDef | None:
     classes = _module_classes(tree)
+    if class_name is not None and class_name in classes and class_name != BASE_CLASS_NAME:
+        return classes[class_name]
     if BASE_CLASS_NAME in classes:
         result.fail(
             "env_class",

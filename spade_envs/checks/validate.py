@@ -58,7 +58,7 @@ def validate_source(
     """
     config = config or ValidatorConfig()
     started = time.perf_counter()
-    static = run_static_checks(source, config.static)
+    static = run_static_checks(source, config.static, class_name=class_name)
     static_ms = (time.perf_counter() - started) * 1000
     tiers = [TierOutcome(tier="static", status="failed" if static.failures else "passed",
                          duration_ms=round(static_ms, 3))]

@@ -99,6 +99,8 @@ def reward_function_environment(reference: str, data: Path, *, rows: int = 64, p
                             f"{MAX_SOURCE_BYTES // 1000} kB an environment file may have")
     elif _more_rows(data, len(table)):
         result.notes.append(f"validated on the first {len(kept)} rows of {data}; the others were not read")
+    result.notes.append("the right answer written without a box (bare, in brackets, after 'Answer:') is not "
+                        "played as a wrong answer: a reward function may take answers in any wrapping")
     result.source = _render(code, function, kept, prompt, answer, reward_range)
     return result
 

@@ -555,11 +555,14 @@ class LibraryTarget:
     label: str
     source: str
     class_name: str
-    library: str
+    libraries: tuple[str, ...]
+    """What the adapter imports (``--allow-import`` them, in the process sandbox)."""
     memory_mb: int | None
     """Address space the process sandbox must allow it (None: the default)."""
     reference_solution: bool
     """Whether the adapter's solution() gives the answer (Reasoning Gym) or nothing (the games)."""
+    answer_format_required: bool
+    """Whether the grader is held to SPADE's boxed answers (``ValidationJob.answer_format_required``)."""
     notes: tuple[str, ...]
 
 
@@ -581,8 +584,8 @@ def library_target(target: str) -> LibraryTarget:
     spec = sandboxed_game(library, name)
     source = (render_adapter(spec, boxed_only=True) if library == "reasoning_gym"
               else render_adapter(spec, BASELINE_SHIMS))
-    return LibraryTarget(target, source, spec.class_name, library, SANDBOX_MEMORY_MB.get(library),
-                         library == "reasoning_gym", UNCHECKED[library])
+    return LibraryTarget(target, source, spec.class_name, (IMPORTS[library],), SANDBOX_MEMORY_MB.get(library),
+                         library == "reasoning_gym", True, UNCHECKED[library])
 
 
 def write_adapters(out_dir: Path, specs: list[GameSpec], shims: tuple[str, ...] = ()) -> list[Path]:
