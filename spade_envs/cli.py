@@ -45,6 +45,8 @@ from spade_envs.contract.allowlist import is_allowed_module
 from spade_envs.episodes import compare_episodes, play_scripted
 from spade_envs.fileio import check_writable_directory, write_atomically
 from spade_envs.fuzz.runner import FuzzConfig
+from spade_envs.interop.openenv_input import PREFIX as OPENENV_PREFIX
+from spade_envs.interop.openenv_input import openenv_target
 from spade_envs.interop.reward_function import (
     ANSWER_COLUMNS,
     DEFAULT_RANGE,
@@ -187,7 +189,7 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True, env_args:
     resolved = Targets()
     for target in targets:
         path = Path(target)
-        if target.startswith((*TARGET_PREFIXES, VERIFIERS_PREFIX)) and not path.exists():
+        if target.startswith((*TARGET_PREFIXES, VERIFIERS_PREFIX, OPENENV_PREFIX)) and not path.exists():
             _third_party_task(target, resolved, env_args)
         elif (path.is_dir() and is_pool_dir(path)) or is_pool_ref(target):
             _read_pool(target, resolved)
@@ -206,12 +208,16 @@ def resolve_targets(targets: Sequence[str], *, recursive: bool = True, env_args:
 
 
 def _third_party_task(target: str, resolved: Targets, env_args: dict | None = None) -> None:
-    """``reasoning_gym:TASK``, ``textarena:GAME``, ``gem:GAME`` or ``verifiers:ENV``: the task through its
-    adapter (``interop/third_party.py``, ``interop/verifiers_input.py``), which imports the library, so it
-    runs in the process sandbox."""
+    """``reasoning_gym:TASK``, ``textarena:GAME``, ``gem:GAME``, ``verifiers:ENV`` or ``openenv:FOLDER``: the
+    task through its adapter (``interop/third_party.py``, ``verifiers_input.py``, ``openenv_input.py``),
+    which imports the library, so it runs in the process sandbox."""
     try:
-        made = (verifiers_target(target, env_args) if target.startswith(VERIFIERS_PREFIX)
-                else library_target(target))
+        if target.startswith(VERIFIERS_PREFIX):
+            made = verifiers_target(target, env_args)
+        elif target.startswith(OPENENV_PREFIX):
+            made = openenv_target(target)
+        else:
+            made = library_target(target)
     except ValueError as error:
         raise UsageError(str(error)) from None
     resolved.environments.append((made.label, made.source, made.class_name))
@@ -794,8 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     def add_validation_options(sub: argparse.ArgumentParser, examples: int) -> None:
         sub.add_argument("paths", nargs="*", metavar="PATH",
                          help=".py files, directories, exported pool directories, bundled names, or a library's task or "
-                         "game: reasoning_gym:TASK, textarena:GAME, gem:GAME, verifiers:FOLDER or verifiers:ENV_ID "
-                         "(with --sandbox process)")
+                         "game: reasoning_gym:TASK, textarena:GAME, gem:GAME, verifiers:FOLDER, verifiers:ENV_ID or "
+                         "openenv:FOLDER (with --sandbox process)")
         sub.add_argument("--bundled", action="store_true", help="also check every bundled environment")
         sub.add_argument("--json", action="store_true", help="print one JSON document instead of text")
         sub.add_argument("--seeds", type=positive_int(MAX_SEEDS), default=3,
