@@ -14,7 +14,7 @@ replaying keeps the contract's ``step`` synchronous, at a cost that grows with t
 stops where the environment asks for the next move: what it said since the agent's last move is the
 observation. When the rollout ends, the rubric scores it (``rubric.score_rollout``) and the episode ends
 with that reward, divided by the rubric's largest possible sum of weights when it exceeds 1. The row's
-``answer`` is the solution, sent in a box, in answer tags or bare, whichever the rubric pays in full.
+``answer`` is the solution, sent in a box, or in answer tags where only those are paid in full.
 
 For a folder, its module's code is placed first in the generated file (findings keep its line numbers)
 and runs in the process sandbox with the rest; an installed module is imported there. Nothing of it runs
@@ -118,7 +118,7 @@ import verifiers.legacy as _spade_vf  # the classic stack, which `import verifie
 
 _SPADE_ARGS = _spade_json.loads({args})
 _SPADE_ROWS = {rows}
-_SPADE_FORMS = ("\\\\boxed{{{{{{}}}}}}", "<answer>{{}}</answer>", "{{}}")
+_SPADE_FORMS = ("\\\\boxed{{{{{{}}}}}}", "<answer>{{}}</answer>")
 
 
 class _SpadeWaiting(Exception):
@@ -240,7 +240,7 @@ class {class_name}:
         return _spade_text(state.get("final_env_response") or []) or "Scored.", reward, True, False, {{}}
 
     def solution(self):
-        """The row's answer as an agent sends it: in a box, in answer tags or bare, whichever is paid."""
+        """The row's answer as an agent sends it: in a box, or in answer tags where only those are paid."""
         answer = self._row.get("answer")
         if not isinstance(answer, str) or not answer:
             return None
