@@ -293,6 +293,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     inputs = _reward_inputs(args)
     resolved.environments += [(made.label, made.source, made.class_name) for made in inputs]
     resolved.any_format.update(made.label for made in inputs)  # TRL graders may take any answer wrapping
+    resolved.unsolved.update(made.label for made in inputs if not made.reference_solution)
     limits = _limits(args.timeout, resolved)
     _backend(args.sandbox, limits)  # fail fast on a bad backend name, before any work
     _check_imports_fit_sandbox(args.allow_import, args.sandbox)

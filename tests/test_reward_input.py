@@ -164,13 +164,11 @@ def test_a_variant_of_an_answer_in_answer_tags_is_sent_in_answer_tags():
     (["--reward", "rewards.py:always", "--data", "rewards.py"], "line 2 is not JSON"),
     (["--reward", "rewards.py:always", "--data", "list.jsonl"], "line 1 is a JSON list, not an object"),
     (["--reward", "rewards.py:always", "--data", "data.jsonl", "--prompt-column", "q"], "no prompt column"),
-    (["--reward", "rewards.py:always", "--data", "noanswer.jsonl"], "no answer column"),
     (["--reward", "rewards.py:always", "--data", "data.jsonl", "--answer-column", "gold"], "has no column 'gold'"),
     (["--reward", "rewards.py:always", "--data", "data.jsonl", "--data-rows", "5"], "5 distinct prompt(s)"),
 ])
 def test_bad_reward_input_is_refused_in_one_line(workdir, capsys, argv, message):
     Path("list.jsonl").write_text("[1, 2]\n")
-    Path("noanswer.jsonl").write_text("".join(json.dumps({"prompt": f"hi {i}"}) + "\n" for i in range(10)))
     out = io.StringIO()
     assert main(["validate", *argv], out=out) == 2
     err = capsys.readouterr().err
@@ -215,3 +213,44 @@ def test_files_saved_with_a_byte_order_mark_are_read(workdir):
     Path("bom.jsonl").write_bytes(b"\xef\xbb\xbf" + Path("data.jsonl").read_bytes())
     code, document = validate("--reward=bom.py:exact_boxed", "--data", "bom.jsonl", "--data-rows", "20")
     assert code == 0, verdicts(document)
+
+
+FORMAT_REWARDS = '''import re
+
+PATTERN = re.compile(r"^<think>.+?</think>\\s*<answer>.+?</answer>$", re.S)
+
+
+def well_formed(completions, **kwargs):
+    """1.0 for a reply laid out as <think>...</think><answer>...</answer>."""
+    return [1.0 if PATTERN.match(c) else 0.0 for c in completions]
+
+
+def first_line_length(completions, **kwargs):
+    """Longer first lines are better (up to 40 characters)."""
+    return [min(1.0, len(c.splitlines()[0]) / 40) for c in completions]
+
+
+def doubled(completions, **kwargs):
+    """A reply of any length, scored out of 2 (and no --reward-range said so)."""
+    return [min(2.0, len(c) / 10) for c in completions]
+'''
+
+
+def test_a_reward_that_needs_no_answer_is_held_to_the_contract_and_fuzzed(workdir):
+    """A format or length reward comes with prompts only: nothing to win, so no feasibility tier and no
+    known-answer probes, but its crashes and its scale are still found."""
+    Path("format.py").write_text(FORMAT_REWARDS)
+    Path("prompts.jsonl").write_text("".join(json.dumps({"prompt": f"Explain step {i}."}) + "\n" for i in range(12)))
+    out = io.StringIO()
+    code = main(["validate", "--reward=format.py:well_formed", "--reward=format.py:first_line_length",
+                 "--reward=format.py:doubled", "--data", "prompts.jsonl", "--examples", "20", "--plan-seed", "0",
+                 "--json"], out=out)
+    document = json.loads(out.getvalue())
+    found = verdicts(document)
+    assert code == 1 and found["format.py:well_formed"] == [], found
+    assert "garbage_actions" in found["format.py:first_line_length"], found  # an empty reply has no first line
+    assert "reward_range" in found["format.py:doubled"], found
+    tiers = {r["path"]: [t["tier"] for t in r["tiers"]] for r in document["results"]}
+    assert tiers["format.py:well_formed"] == ["static", "contract", "fuzz"]
+    notes = document["summary"]["inputs"][0]["notes"]
+    assert any("no answer column" in note and "not run" in note for note in notes), notes

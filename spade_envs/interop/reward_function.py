@@ -7,12 +7,14 @@ of its JSONL dataset into one environment file of our contract, which then goes 
 any other: the episode shows a row's prompt, the agent's one reply is scored by the function, and the
 row's answer column is the solution, so the known-answer probes can send right
 answers written other ways and wrong answers of every kind, which is where a reward function goes wrong.
+A reward that needs no answer (a format or length reward) comes with no answer column: it is held to the
+contract and fuzzed, without the tiers that need a right answer.
 
 The host only reads the two files as text and data: the function's code runs in the sandbox, inside the
 generated file (its lines first, so that a finding's line number is the line in the user's file). What
-the adapter leaves out is said in ``RewardInput.notes``: the rows past the ones embedded. A dataset
-without an answer column, or with fewer than ``MIN_PROMPTS`` distinct prompts, is refused: the contract
-needs a winning reply for every episode, and the gate as many tasks as it asks of any environment.
+the adapter leaves out is said in ``RewardInput.notes``: the rows past the ones embedded, and the tiers not
+run where there is no answer column. A dataset with fewer than ``MIN_PROMPTS`` distinct prompts is refused:
+the gate asks as many tasks of it as of any environment.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class RewardInput:
     source: str
     class_name: str = CLASS_NAME
     rows: int = 0
+    reference_solution: bool = True
+    """False when the rows have no answer column (``ValidationJob.reference_solution``)."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -69,11 +73,6 @@ def reward_function_environment(reference: str, data: Path, *, rows: int = 64, p
         raise RewardInputError(f"{data}: no prompt column ({', '.join(PROMPT_COLUMNS)}) in its first row; name it "
                                "with --prompt-column")
     answer = answer_column or next((c for c in ANSWER_COLUMNS if c in table[0]), None)
-    if answer is None:  # the contract needs a winning reply per episode: a reward without answers has none
-        raise RewardInputError(f"{data} has no answer column ({', '.join(ANSWER_COLUMNS)}) in its first row; the "
-                               "gate plays each row's right answer and wrong ones, so name the column with "
-                               "--answer-column (a reward that needs no answer, such as a format reward, cannot "
-                               "be validated this way yet)")
     if answer_column is not None and answer_column not in table[0]:
         raise RewardInputError(f"{data}: its first row has no column {answer_column!r}; its columns are "
                                f"{', '.join(map(repr, list(table[0])[:12]))}")
@@ -93,7 +92,11 @@ def reward_function_environment(reference: str, data: Path, *, rows: int = 64, p
                "beside the function's code; shorten the rows or the code" if cut_by_size else "give more rows")
         raise RewardInputError(f"{data}: {distinct} distinct prompt(s) in the rows read; the gate needs at least "
                                f"{MIN_PROMPTS} (one task per episode, and an agent memorises a handful): {why}")
-    result = RewardInput(f"{module_path}:{function}", "", rows=len(kept))
+    result = RewardInput(f"{module_path}:{function}", "", rows=len(kept), reference_solution=answer is not None)
+    if answer is None:  # a format or length reward: no right answer to play, so no tier that needs one
+        result.notes.append(f"{data} has no answer column ({', '.join(ANSWER_COLUMNS)}; --answer-column names "
+                            "another): the rows have no right answer, so the feasibility tier and the known-answer "
+                            "probes are not run; the function is held to the contract and fuzzed")
     if cut_by_size:
         result.notes.append(f"validated on the first {len(kept)} rows of {data}: no more fit in the "
                             f"{MAX_SOURCE_BYTES // 1000} kB an environment file may have")
