@@ -254,3 +254,31 @@ def test_a_reward_that_needs_no_answer_is_held_to_the_contract_and_fuzzed(workdi
     assert tiers["format.py:well_formed"] == ["static", "contract", "fuzz"]
     notes = document["summary"]["inputs"][0]["notes"]
     assert any("no answer column" in note and "not run" in note for note in notes), notes
+
+
+ALTERNATIVES = '''import re
+
+
+def plural(completions, answer, **kwargs):
+    """The last box, against any of the forms the answer column lists ("cacti|cactuses")."""
+    scores = []
+    for completion, accepted in zip(completions, answer):
+        boxes = re.findall(r"\\\\boxed\\{([^{}]*)\\}", completion)
+        forms = {form.strip().lower() for form in accepted.split("|")}
+        scores.append(1.0 if boxes and boxes[-1].strip().lower() in forms else 0.0)
+    return scores
+'''
+
+
+def test_an_answer_column_that_lists_accepted_forms_is_answered_with_one_of_them(workdir):
+    """A dataset may list every accepted form of an answer in one cell; the grader pays any one of them,
+    not the cell itself, so the solution is the first form paid (an honest grader was rejected as
+    infeasible)."""
+    Path("plural.py").write_text(ALTERNATIVES)
+    words = [("cactus", "cacti|cactuses"), ("octopus", "octopuses|octopi"), ("index", "indices|indexes"),
+             ("mouse", "mice"), ("goose", "geese"), ("child", "children"), ("person", "people|persons"),
+             ("tooth", "teeth"), ("foot", "feet"), ("ox", "oxen")]
+    Path("plurals.jsonl").write_text("".join(json.dumps({"prompt": f"The plural of {w}? Answer in \\\\boxed{{}}.",
+                                                         "answer": a}) + "\n" for w, a in words))
+    code, document = validate("--reward=plural.py:plural", "--data", "plurals.jsonl")
+    assert code == 0, verdicts(document)

@@ -360,6 +360,7 @@ class CheckRun:
                 single_until = index + len(part)
                 continue
             elapsed = work_seconds(session.last_instructions, time.perf_counter() - started)
+            self._check_rewards(played)
             traces.extend(played)
             index += len(part)
             self.result.episodes += len(part)
@@ -406,6 +407,25 @@ class CheckRun:
             raise CheckAborted from None
         self.check_reward(action, step)
         return step
+
+    def _check_rewards(self, traces: Sequence[EpisodeTrace]) -> None:
+        """Hold the rewards of batched episodes to the declared range, as ``check_reward`` holds a single
+        step's: a grader that pays more than its maximum for some replies (a bonus per reasoning step, uncapped)
+        shows it only in the episodes the probes play. The first episode out of range is the finding."""
+        if self.result.failed("reward_range"):
+            return
+        low, high = self.reward_range
+        for trace in traces:
+            for index, reward in enumerate(trace.rewards):
+                if not math.isfinite(reward) or not low - 1e-9 <= reward <= high + 1e-9:
+                    actions = list(trace.plan.actions[:index + 1])
+                    self.result.fail(
+                        "reward_range",
+                        f"Seed {trace.plan.seed}: step({show_action(actions[-1])}) returned reward {reward:g}, outside "
+                        f"the declared range [{low:g}, {high:g}]; keep rewards inside it (cap bonuses) or declare "
+                        "reward_range = (low, high) within [-1, 1].", seed=trace.plan.seed, actions=actions,
+                        step=index + 1)
+                    return
 
     def check_reward(self, action: str, step: Any) -> None:
         low, high = self.reward_range

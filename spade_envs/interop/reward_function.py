@@ -230,13 +230,16 @@ class {class_name}:
         return f"Scored {{reward:g}}.", reward, True, False, {{}}
 
     def solution(self):
-        """The row's answer as an agent sends it: in a box, or in answer tags where only those are paid."""
+        """The row's answer as an agent sends it: in a box, or in answer tags where only those are paid. An
+        answer column that lists accepted forms ("octopuses|octopi") is answered with the first one paid."""
         if {answer} not in self._row:
             return None
         value = str(self._row[{answer}])
-        for form in _SPADE_FORMS:
-            if self._score(form.format(value)) >= self.reward_range[1]:
-                return form.format(value)
+        alternatives = [part.strip() for part in value.split("|") if part.strip()] if "|" in value else []
+        for candidate in [value, *alternatives]:
+            for form in _SPADE_FORMS:
+                if self._score(form.format(candidate)) >= self.reward_range[1]:
+                    return form.format(candidate)
         return _SPADE_FORMS[0].format(value)
 
     def close(self):
