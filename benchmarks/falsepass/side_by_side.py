@@ -2,8 +2,8 @@
 
 Both tools audit TRL-style reward functions with a JSONL dataset, the input they share. Each case is a
 reward function (``reward``), its rows, and a label: defective or honest, with a kind (``pays_wrong``: a
-wrong reply is paid, ``refuses_right``: a right one is not, ``crash``, ``nondeterministic``, ``leak``: the
-prompt gives the answer away, or ``honest``). Three sets:
+wrong reply is paid, ``refuses_right``: a right one is not, ``crash``, ``bad_value``: NaN or a reward out of
+range, ``nondeterministic``, ``leak``: the prompt gives the answer away, or ``honest``). Three sets:
 
 * ``defects``: graders written from falsepass's published defect list (its probe families), one defect
   each, with honest twins and two leaks (``graders/``, labels in ``graders/labels.json``);
@@ -47,7 +47,7 @@ THEIR_GATE = ("ceiling>0.1", "lazy>0.1", "false_fail>0.3", "errors>0")
 """The same thresholds in each tool's words: the highest reward a known-bad reply earned, the best
 answer-free strategy's mean, the share of right replies refused; falsepass also fails on scoring errors
 (ours rejects a grader that crashes)."""
-KINDS = ("pays_wrong", "refuses_right", "crash", "nondeterministic", "leak", "honest")
+KINDS = ("pays_wrong", "refuses_right", "crash", "bad_value", "nondeterministic", "leak", "honest")
 REWARDLINT_GRADERS = ("exact_match", "substring_match", "last_number", "boxed_exact", "robust_match")
 REFUSED_LIMIT = 0.3
 """The share of right replies refused above which a grader "refuses right answers" (both gates; falsepass
@@ -127,6 +127,7 @@ def _kind_of(defect_class: str) -> str:
     """The blind corpus names its own classes; they are grouped into the table's kinds by their words."""
     words = defect_class.lower()
     for kind, markers in (("leak", ("leak",)), ("crash", ("crash", "raise", "exception")),
+                          ("bad_value", ("out_of_range", "nan", "inf")),
                           ("nondeterministic", ("random", "nondetermin", "clock", "time", "state", "counter")),
                           ("refuses_right", ("refus", "false_negative", "equivalen", "strict"))):
         if any(marker in words for marker in markers):

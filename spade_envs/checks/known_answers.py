@@ -55,9 +55,10 @@ def bad_reply_policies(cases: list[SeedCase], space: AnswerSpace) -> list[Policy
     """Replies that say the right answer only to take it back or to bury it beside a wrong one.
 
     Two answers in one box, accepted in both orders, let an agent answer twice per turn: an error
-    (``answer_variants``). A negated or retracted answer that is paid (``\\boxed{not 12}``) is a grader
-    reading a number out of words that deny it; it pays no one who does not know the answer, so it is a
-    warning: many honest graders read the last number of a reply.
+    (``answer_variants``). A negated or retracted answer that is paid (``\\boxed{not 12}``, or the right
+    answer boxed, then taken back for a wrong final one) is a grader reading a number out of words that deny
+    it, or reading the first box; it pays no one who does not know the answer, so it is a warning: many
+    honest graders read the last number of a reply, and the SPADE release's template reads the first box.
     """
     chance = distinct_answer_chance(cases)
     pair: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -69,6 +70,8 @@ def bad_reply_policies(cases: list[SeedCase], space: AnswerSpace) -> list[Policy
             case.wrap(f"not {answer}"),)
         if wrong is None:
             continue
+        plans.setdefault("the answer retracted for a wrong final one", {})[case.seed] = case.prefix() + (
+            f"{case.wrap(answer)} Wait, that is wrong. The final answer is {case.wrap(wrong)}",)
         pair[case.seed] = (case.prefix() + (case.wrap(f"{wrong} or {answer}"),),
                            case.prefix() + (case.wrap(f"{answer} or {wrong}"),))
     policies = []
