@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,16 +43,19 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 VENV = HERE / ".venv"
 FALSEPASS = "falsepass[rewardlint]==0.11.0"
-OUR_GATE = "ceiling>0.1,answer_free>0.1,refused>0.3"
-THEIR_GATE = ("ceiling>0.1", "lazy>0.1", "false_fail>0.3", "errors>0")
-"""The same thresholds in each tool's words: the highest reward a known-bad reply earned, the best
-answer-free strategy's mean, the share of right replies refused; falsepass also fails on scoring errors
-(ours rejects a grader that crashes)."""
+LIMITS = {"ceiling": 0.1, "answer_free": 0.1, "refused": 0.3}
+"""One CI gate for both tools (``--fail-on NAME>LIMIT`` in each): the highest reward a known-bad reply earned,
+the best answer-free strategy's mean return, the share of right replies refused. falsepass also fails on
+scoring errors (``errors>0``); spade-envs rejects a grader that crashes, and its verdict fails the gate."""
+THEIRS = {"ceiling": "ceiling", "answer_free": "lazy", "refused": "false_fail", "errors": "errors"}
+"""Our name of each figure -> falsepass's."""
+TOOLS = ("falsepass", "spade")
+REFUSED_SWEEP = (0.1, 0.2, 0.3, 0.4, 0.5)
 KINDS = ("pays_wrong", "refuses_right", "crash", "bad_value", "nondeterministic", "leak", "honest")
 REWARDLINT_GRADERS = ("exact_match", "substring_match", "last_number", "boxed_exact", "robust_match")
 REFUSED_LIMIT = 0.3
-"""The share of right replies refused above which a grader "refuses right answers" (both gates; falsepass
-refuses 20-29% of its own right replies on the honest graders here, forms they do not ask for)."""
+"""rewardlint's labels: a grader that refuses more than this share of its corpus's right answers
+"refuses right answers"."""
 
 
 @dataclass
@@ -202,60 +206,111 @@ def ensure_falsepass() -> None:
 
 
 def run_ours(case: Case) -> dict:
+    """The verdict and the known-answer figures of ``spade-envs validate --reward ... --json``."""
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "spade_envs.cli", "validate", "--reward", f"{case.reward}:reward", "--data",
-         str(case.data), "--json", "--plan-seed", "0", "--fail-on", OUR_GATE],
+         str(case.data), "--json", "--plan-seed", "0"],
         capture_output=True, text=True, cwd=ROOT, timeout=900, check=False)
-    seconds = time.perf_counter() - started
+    seconds = round(time.perf_counter() - started, 1)
     try:
-        document = json.loads(done.stdout)
-        report = document["results"][0]
+        report = json.loads(done.stdout)["results"][0]
     except (ValueError, KeyError, IndexError):
-        return {"flagged": done.returncode != 0, "why": ["usage: " + done.stderr.strip()[-300:]],
-                "seconds": round(seconds, 1)}
-    why = sorted({f["check"] for f in report["failures"]})
-    why += [f"fail-on {f['condition']}" for f in document["summary"]["fail_on"]]
-    return {"flagged": done.returncode == 1, "rejected": not report["ok"], "why": why,
-            "warnings": sorted({w["check"] for w in report["warnings"]}), "seconds": round(seconds, 1)}
+        return {"stopped": done.stderr.strip()[-300:], "figures": {}, "seconds": seconds}
+    known = report.get("known_answers") or {}
+    figures = {"ceiling": known.get("bad_reply_ceiling"), "answer_free": known.get("answer_free_return"),
+               "refused": known.get("good_refused_share")}
+    return {"rejected": not report["ok"], "failures": sorted({f["check"] for f in report["failures"]}),
+            "warnings": sorted({w["check"] for w in report["warnings"]}), "figures": figures, "seconds": seconds}
 
 
 def run_falsepass(case: Case, work: Path) -> dict:
+    """falsepass's headline figures, read from its own gate: every condition is asked with a limit no figure
+    is under, so that each prints its actual value."""
     started = time.perf_counter()
     audits = work / "audits"
     name = case.id.replace(".", "_")
     subprocess.run([str(VENV / "bin" / "falsepass"), "init", str(case.reward), "--framework", "reward", "--dataset",
                     str(case.data), "--func", "reward", "--dir", str(audits), "--name", name, "--force"],
                    capture_output=True, text=True, check=True, timeout=300)
-    gate = [arg for condition in THEIR_GATE for arg in ("--fail-on", condition)]
+    gate = [arg for theirs in THEIRS.values() for arg in ("--fail-on", f"{theirs}>-1")]
     done = subprocess.run([str(VENV / "bin" / "python"), "-m", "falsepass.runner", str(audits / name), "-n", "25",
                            "--jobs", "1", *gate], capture_output=True, text=True, timeout=900, check=False)
-    why = [line.split("gate failed: ", 1)[1] for line in done.stderr.splitlines() if "gate failed: " in line]
-    if done.returncode not in (0, 1) or (done.returncode == 1 and not why):
-        why.append("stopped: " + done.stderr.strip()[-300:])
-    return {"flagged": done.returncode != 0, "why": why, "seconds": round(time.perf_counter() - started, 1)}
+    actual = dict(re.findall(r"gate failed: (\w+)>-1 \(actual ([-\d.e+]+)\)", done.stderr))
+    figures = {ours: float(actual[theirs]) if theirs in actual else None for ours, theirs in THEIRS.items()}
+    result = {"figures": figures, "seconds": round(time.perf_counter() - started, 1)}
+    if done.returncode not in (0, 1) or not actual:
+        result["stopped"] = done.stderr.strip()[-300:]
+    return result
+
+
+def reasons(tool: str, result: dict, limits: dict[str, float]) -> list[str]:
+    """Why a tool's CI gate fails on a case at these limits (empty: it passes)."""
+    why = ["stopped"] if "stopped" in result else []
+    if result.get("rejected"):
+        why.append("rejected: " + ", ".join(result["failures"]))
+    for name, limit in limits.items():
+        value = result["figures"].get(name)
+        if value is not None and value > limit:
+            why.append(f"{name} {value:g} > {limit:g}")
+    if tool == "falsepass" and (result["figures"].get("errors") or 0) > 0:
+        why.append(f"errors {result['figures']['errors']:g} > 0")
+    return why
 
 
 # ---------------------------------------------------------------------- the table
-def table(cases: list[Case]) -> str:
-    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+def counts(cases: list[Case], limits: dict[str, dict[str, float]]) -> dict[tuple[str, str], dict[str, int]]:
+    """Per (kind, tool): cases, caught or missed (defective), flagged or passed (honest), at each tool's limits."""
+    found: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for case in cases:
         for kind in case.kinds:
-            for tool in ("falsepass", "spade"):
-                flagged = case.results[tool]["flagged"]
+            for tool in TOOLS:
+                flagged = bool(reasons(tool, case.results[tool], limits[tool]))
                 key = ("caught" if flagged else "missed") if case.defective else ("false" if flagged else "passed")
-                counts[(kind, tool)][key] += 1
-                counts[(kind, tool)]["n"] += 1
+                found[(kind, tool)][key] += 1
+                found[(kind, tool)]["n"] += 1
+    return found
+
+
+def table(cases: list[Case], limits: dict[str, dict[str, float]]) -> str:
+    found = counts(cases, limits)
     lines = [("| kind | cases | falsepass caught | spade-envs caught | falsepass false rejections | "
               "spade-envs false rejections |"), "|---|---|---|---|---|---|"]
     for kind in KINDS:
-        f, s = counts.get((kind, "falsepass")), counts.get((kind, "spade"))
+        f, s = found.get((kind, "falsepass")), found.get((kind, "spade"))
         if not f:
             continue
         if kind == "honest":
             lines.append(f"| {kind} | {f['n']} | | | {f['false']} | {s['false']} |")
         else:
             lines.append(f"| {kind} | {f['n']} | {f['caught']} | {s['caught']} | | |")
+    return "\n".join(lines)
+
+
+def calibrated(cases: list[Case]) -> dict[str, dict[str, float]]:
+    """Each tool's refused limit: the lowest of ``REFUSED_SWEEP`` at which it flags none of the honest graders
+    of the ``defects`` set (written with the defective ones, not blind). A refused share is counted over
+    each tool's own right replies, and falsepass's include forms no grader here asks for, so one limit
+    for both would measure the reply sets, not the tools."""
+    honest = [case for case in cases if case.set == "defects" and not case.defective]
+    out = {}
+    for tool in TOOLS:
+        limit = next((value for value in REFUSED_SWEEP
+                      if not any(reasons(tool, c.results[tool], {**LIMITS, "refused": value}) for c in honest)),
+                     REFUSED_SWEEP[-1])
+        out[tool] = {**LIMITS, "refused": limit}
+    return out
+
+
+def refused_sweep(cases: list[Case]) -> str:
+    """The refused-share limit, swept: right answers refused caught against honest graders flagged."""
+    lines = ["| refused limit | falsepass: refuses_right caught, honest flagged | spade-envs: the same |",
+             "|---|---|---|"]
+    for limit in REFUSED_SWEEP:
+        found = counts(cases, {tool: {**LIMITS, "refused": limit} for tool in TOOLS})
+        cells = [f"{found[('refuses_right', t)]['caught']}/{found[('refuses_right', t)]['n']}, "
+                 f"{found[('honest', t)]['false']}/{found[('honest', t)]['n']}" for t in TOOLS]
+        lines.append(f"| {limit:g} | {cells[0]} | {cells[1]} |")
     return "\n".join(lines)
 
 
@@ -274,12 +329,21 @@ def main(argv: list[str] | None = None) -> int:
         for index, case in enumerate(cases, start=1):
             case.results["falsepass"] = run_falsepass(case, work)
             case.results["spade"] = run_ours(case)
-            marks = " ".join(f"{tool}={'FLAG' if r['flagged'] else 'pass'}" for tool, r in case.results.items())
+            marks = " ".join(f"{tool} {'/'.join(f'{k}={v:g}' for k, v in r['figures'].items() if v is not None)}"
+                             for tool, r in case.results.items())
             print(f"[{index}/{len(cases)}] {case.set}/{case.id} ({'defective' if case.defective else 'honest'}, "
                   f"{'+'.join(case.kinds)}): {marks}", file=sys.stderr, flush=True)
-    markdown = table(cases)
-    document = {"falsepass": FALSEPASS, "our_gate": OUR_GATE, "their_gate": list(THEIR_GATE), "sets": sets,
-                "table": markdown,
+    same = {tool: LIMITS for tool in TOOLS}
+    own = calibrated(cases) if "defects" in sets else same
+    for case in cases:
+        for tool, result in case.results.items():
+            result["gate"] = reasons(tool, result, own[tool])
+    describe = "; ".join(f"{tool}: refused>{own[tool]['refused']:g}" for tool in TOOLS)
+    markdown = (f"Each tool at its own refused limit ({describe}), both at ceiling>0.1 and answer_free>0.1 "
+                f"(falsepass also errors>0):\n\n{table(cases, own)}\n\nBoth at the same limits "
+                f"(refused>{LIMITS['refused']:g}):\n\n{table(cases, same)}\n\nThe refused limit, swept:\n\n"
+                + refused_sweep(cases))
+    document = {"falsepass": FALSEPASS, "limits": own, "sets": sets, "table": markdown,
                 "cases": [{**asdict(case), "reward": str(case.reward.relative_to(ROOT)) if case.reward.is_relative_to(ROOT)
                            else case.reward.name, "data": case.data.name} for case in cases]}
     args.out.parent.mkdir(parents=True, exist_ok=True)
