@@ -70,8 +70,9 @@ def bad_reply_policies(cases: list[SeedCase], space: AnswerSpace) -> list[Policy
             case.wrap(f"not {answer}"),)
         if wrong is None:
             continue
-        plans.setdefault("the answer retracted for a wrong final one", {})[case.seed] = case.prefix() + (
-            f"{case.wrap(answer)} Wait, that is wrong. The final answer is {case.wrap(wrong)}",)
+        if not case.tool_use:  # the contract's tool-use base class reads the first <answer>, as the release's does
+            plans.setdefault("the answer retracted for a wrong final one", {})[case.seed] = case.prefix() + (
+                f"{case.wrap(answer)} Wait, that is wrong. The final answer is {case.wrap(wrong)}",)
         pair[case.seed] = (case.prefix() + (case.wrap(f"{wrong} or {answer}"),),
                            case.prefix() + (case.wrap(f"{answer} or {wrong}"),))
     policies = []
