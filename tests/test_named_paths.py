@@ -8,6 +8,7 @@ catches the move and nothing else.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -20,10 +21,13 @@ OUTPUTS = ("benchmarks/results/",)
 
 
 def _texts() -> list[Path]:
+    """The project's own texts: hidden folders (a benchmark's .venv, caches) and __pycache__ are not walked."""
     sources = [ROOT / "README.md", ROOT / "Makefile", ROOT / "mkdocs.yml"]
     for top in TOP:
-        sources += [p for p in (ROOT / top).rglob("*") if p.suffix in {".py", ".md", ".toml", ".yml"}]
-    return [p for p in sources if p.is_file() and "__pycache__" not in p.parts]
+        for folder, subfolders, files in os.walk(ROOT / top):
+            subfolders[:] = [name for name in subfolders if not name.startswith(".") and name != "__pycache__"]
+            sources += [Path(folder) / name for name in files if Path(name).suffix in {".py", ".md", ".toml", ".yml"}]
+    return [p for p in sources if p.is_file()]
 
 
 def test_every_project_path_named_in_words_exists():

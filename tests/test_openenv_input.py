@@ -48,7 +48,7 @@ def test_openenv_environments_are_validated_in_one_command(echo_env, tmp_path):
     honest = echo_env
     out = io.StringIO()
     code = main(["validate", f"openenv:{honest}", f"openenv:{unbounded}", f"openenv:{unseeded}", "--sandbox",
-                 "process", "--examples", "10", "--seeds", "2", "--plan-seed", "0", "--jobs", "1", "--json"], out=out)
+                 "process", "--examples", "10", "--seeds", "1", "--plan-seed", "0", "--jobs", "1", "--json"], out=out)
     document = json.loads(out.getvalue())
     results = {r["path"].split("/")[-2]: r for r in document["results"]}
     assert code == 1

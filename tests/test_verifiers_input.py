@@ -88,7 +88,7 @@ def test_verifiers_environments_are_validated_in_one_command(tmp_path):
     anywhere = _folder(tmp_path, "sums_anywhere", ANYWHERE)
     out = io.StringIO()
     code = main(["validate", f"verifiers:{honest}", f"verifiers:{anywhere}", "--sandbox", "process",
-                 "--examples", "0", "--seeds", "2", "--plan-seed", "0", "--jobs", "1", "--json"], out=out)
+                 "--examples", "0", "--seeds", "1", "--plan-seed", "0", "--jobs", "1", "--json"], out=out)
     document = json.loads(out.getvalue())
     results = {r["path"]: r for r in document["results"]}
     assert code == 1
