@@ -26,7 +26,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from spade_envs.interop.third_party import DEFAULT_MAX_TURNS, LibraryTarget
+from spade_envs.interop.third_party import DEFAULT_MAX_TURNS, LAST_BOXED, LibraryTarget
 from spade_envs.syntax import parse
 
 PREFIX = "openenv:"
@@ -66,7 +66,7 @@ def openenv_target(target: str) -> LibraryTarget:
     source = _ADAPTER.format(
         path=repr(str(served.path.resolve())), env_module=served.environment[0], env_class=served.environment[1],
         action_module=served.action[0], action_class=served.action[1], class_name=CLASS_NAME,
-        max_turns=DEFAULT_MAX_TURNS)
+        max_turns=DEFAULT_MAX_TURNS, last_boxed=LAST_BOXED)
     own = tuple(dict.fromkeys(module.split(".")[0] for module, _ in (served.environment, served.action)))
     return LibraryTarget(target, source, CLASS_NAME, (*LIBRARIES, *own), None, False, False, UNCHECKED)
 
@@ -143,20 +143,7 @@ def _text_field(model):
     return None
 
 
-def _last_boxed(text):
-    """The content of the last complete \\\\boxed{{...}} (braces balanced), or None."""
-    found = None
-    start = text.find("\\\\boxed{{")
-    while start != -1:
-        depth, index = 1, start + len("\\\\boxed{{")
-        while index < len(text) and depth:
-            depth += {{"{{": 1, "}}": -1}}.get(text[index], 0)
-            index += 1
-        if depth == 0:
-            found = text[start + len("\\\\boxed{{"):index - 1]
-        start = text.find("\\\\boxed{{", start + 1)
-    return found
-
+{last_boxed}
 
 def _action(text):
     boxed = _last_boxed(text)
