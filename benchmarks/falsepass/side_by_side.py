@@ -51,7 +51,7 @@ THEIRS = {"ceiling": "ceiling", "answer_free": "lazy", "refused": "false_fail", 
 """Our name of each figure -> falsepass's."""
 TOOLS = ("falsepass", "spade")
 REFUSED_SWEEP = (0.1, 0.2, 0.3, 0.4, 0.5)
-KINDS = ("pays_wrong", "refuses_right", "crash", "bad_value", "nondeterministic", "leak", "honest")
+KINDS = ("pays_wrong", "refuses_right", "crash", "bad_value", "nondeterministic", "leak", "honest", "third_party")
 REWARDLINT_GRADERS = ("exact_match", "substring_match", "last_number", "boxed_exact", "robust_match")
 REFUSED_LIMIT = 0.3
 """rewardlint's labels: a grader that refuses more than this share of its corpus's right answers
@@ -67,6 +67,8 @@ class Case:
     reward: Path
     data: Path
     description: str
+    ours: list[str] = field(default_factory=list)
+    """Further options for spade-envs (a grader that imports its library runs in the process sandbox)."""
     results: dict[str, dict] = field(default_factory=dict)
 
 
@@ -164,6 +166,45 @@ def rewardlint_cases(work: Path) -> list[Case]:
     return cases
 
 
+RG_TASKS = ("leg_counting", "basic_arithmetic", "chain_sum")
+_RG_REWARD = '''import json
+import re
+
+import reasoning_gym
+
+TASK = {task!r}
+SCORE = reasoning_gym.get_score_answer_fn(TASK)
+BOX = re.compile(r"\\\\boxed\\{{([^{{}}]*)\\}}")
+
+
+def reward(completions, answer, entry, **kwargs):
+    """The task's own scorer on the last boxed answer (the row's whole item rides in its entry column)."""
+    scores = []
+    for completion, item in zip(completions, entry):
+        text = completion if isinstance(completion, str) else completion[-1]["content"]
+        boxes = BOX.findall(text)
+        scores.append(float(SCORE(answer=boxes[-1], entry=json.loads(item))) if boxes else 0.0)
+    return scores
+'''
+
+
+def reasoning_gym_cases(work: Path) -> list[Case]:
+    """Reasoning Gym 0.1.23 tasks, each scored by its own ``score_answer`` as a reward function: third-party
+    graders with no label of ours (``kind`` third_party), reported for what each tool says of them."""
+    import reasoning_gym
+
+    cases = []
+    for task in RG_TASKS:
+        rows = [{"prompt": entry["question"] + "\n\nPut the final answer in \\boxed{}.", "answer": str(entry["answer"]),
+                 "entry": json.dumps(entry, default=str)} for entry in reasoning_gym.create_dataset(task, size=32, seed=0)]
+        reward = work / f"rg_{task}.py"
+        reward.write_text(_RG_REWARD.format(task=task), encoding="utf-8")
+        cases.append(Case(f"reasoning_gym.{task}", "reasoning_gym", False, ["third_party"], reward,
+                          write_rows(work / f"rg_{task}.jsonl", rows), f"Reasoning Gym's {task}, its own scorer",
+                          ours=["--sandbox", "process", "--allow-import", "reasoning_gym"]))
+    return cases
+
+
 _TRUTH = """
 import json
 from rewardlint import reference
@@ -210,7 +251,7 @@ def run_ours(case: Case) -> dict:
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "spade_envs.cli", "validate", "--reward", f"{case.reward}:reward", "--data",
-         str(case.data), "--json", "--plan-seed", "0"],
+         str(case.data), "--json", "--plan-seed", "0", *case.ours],
         capture_output=True, text=True, cwd=ROOT, timeout=900, check=False)
     seconds = round(time.perf_counter() - started, 1)
     try:
@@ -280,7 +321,7 @@ def table(cases: list[Case], limits: dict[str, dict[str, float]]) -> str:
         f, s = found.get((kind, "falsepass")), found.get((kind, "spade"))
         if not f:
             continue
-        if kind == "honest":
+        if kind in ("honest", "third_party"):  # unlabelled third-party graders: how many each tool flags
             lines.append(f"| {kind} | {f['n']} | | | {f['false']} | {s['false']} |")
         else:
             lines.append(f"| {kind} | {f['n']} | {f['caught']} | {s['caught']} | | |")
@@ -316,7 +357,8 @@ def refused_sweep(cases: list[Case]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="defects,rewardlint,blind", help="comma-separated: defects, rewardlint, blind")
+    parser.add_argument("--sets", default="defects,rewardlint,blind,reasoning_gym",
+                        help="comma-separated: defects, rewardlint, blind, reasoning_gym")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "falsepass_side_by_side.json")
     args = parser.parse_args(argv)
     ensure_falsepass()
@@ -325,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(scratch)
         cases = [*(defect_cases(work) if "defects" in sets else []),
                  *(rewardlint_cases(work) if "rewardlint" in sets else []),
-                 *(blind_cases() if "blind" in sets else [])]
+                 *(blind_cases() if "blind" in sets else []),
+                 *(reasoning_gym_cases(work) if "reasoning_gym" in sets else [])]
         for index, case in enumerate(cases, start=1):
             case.results["falsepass"] = run_falsepass(case, work)
             case.results["spade"] = run_ours(case)
