@@ -282,3 +282,42 @@ def test_an_answer_column_that_lists_accepted_forms_is_answered_with_one_of_them
                                                          "answer": a}) + "\n" for w, a in words))
     code, document = validate("--reward=plural.py:plural", "--data", "plurals.jsonl")
     assert code == 0, verdicts(document)
+
+
+STEP_BONUS = '''import re
+
+BOX = re.compile(r"\\\\boxed\\{([^{}]*)\\}")
+STEP = re.compile(r"^step \\d+:", re.I | re.M)
+
+
+def uncapped(completions, answer, **kwargs):
+    """Correctness plus 0.05 per numbered step: more than 1.0 for a long worked answer."""
+    return [(1.0 if BOX.findall(c)[-1:] == [a] else 0.0) + 0.05 * len(STEP.findall(c))
+            for c, a in zip(completions, answer)]
+
+
+def capped(completions, answer, **kwargs):
+    """The same bonus, capped at 1.0 overall (a correct but unusual grader)."""
+    return [min(1.0, (1.0 if BOX.findall(c)[-1:] == [a] else 0.0) + 0.05 * len(STEP.findall(c)))
+            for c, a in zip(completions, answer)]
+
+
+def first_box(completions, answer, **kwargs):
+    """Reads the first box: a right answer taken back for a wrong final one is still paid."""
+    return [1.0 if BOX.findall(c)[:1] == [a] else 0.0 for c, a in zip(completions, answer)]
+'''
+
+
+def test_probe_rewards_are_held_to_the_range_and_a_retracted_answer_is_played(workdir):
+    """Rewards of the probes' batched episodes are checked as single steps are (an uncapped per-step bonus
+    only shows on a long worked reply); a first-box grader pays a retracted answer: a warning and the ceiling."""
+    Path("steps.py").write_text(STEP_BONUS)
+    code, document = validate("--reward=steps.py:uncapped", "--reward=steps.py:capped", "--reward=steps.py:first_box",
+                              "--data", "data.jsonl")
+    found = verdicts(document)
+    assert code == 1 and "reward_range" in found["steps.py:uncapped"], found
+    assert found["steps.py:capped"] == [] and found["steps.py:first_box"] == [], found
+    reports = {r["path"]: r for r in document["results"]}
+    assert "answer_variants" in {w["check"] for w in reports["steps.py:first_box"]["warnings"]}
+    assert reports["steps.py:first_box"]["known_answers"]["bad_reply_ceiling"] == 1.0
+    assert reports["steps.py:capped"]["known_answers"]["bad_reply_ceiling"] < 1.0

@@ -176,12 +176,10 @@ class {class_name}:
 
     def __init__(self, max_turns=None, **kwargs):
         self._env = {load}
-        dataset = None
-        if getattr(self._env, "eval_dataset", None) is not None or getattr(self._env, "build_eval_dataset", None):
-            try:
-                dataset = self._env.get_eval_dataset(n=_SPADE_ROWS)
-            except ValueError:
-                dataset = None
+        try:  # the eval dataset where the environment has one
+            dataset = self._env.get_eval_dataset(n=_SPADE_ROWS)
+        except ValueError:
+            dataset = None
         if dataset is None:
             dataset = self._env.get_dataset(n=_SPADE_ROWS)
         self._rows = [dict(row) for row in dataset][:_SPADE_ROWS]
