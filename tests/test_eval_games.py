@@ -27,9 +27,10 @@ from spade_eval.suites.games import (
 from spade_eval.suites.games.opponents import RandomLegalPlayer
 from spade_train.policies.base import GenerationRequest, SamplingParams
 from spade_train.policies.scripted import ScriptedPolicy
+from tests.requires import require
 from tests.tiny_model import build_tiny_model
 
-textarena = pytest.importorskip("textarena", reason="the games suite needs textarena (the eval extra)")
+require("textarena", reason="the games suite needs textarena (the eval extra)")  # imported in the tests
 
 SAMPLING = SamplingParams(temperature=0.0, max_tokens=16)
 ARENA = [name for name in BENCHMARKS if name != "spade_pool"]

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import pytest
 
-gem = pytest.importorskip("gem")
-
 from spade_envs.errors import SpadeError
-from spade_envs.interop.gem_env import SpadeGemEnv, register_pool
 from spade_envs.interop.pool_env import load_pool
 from spade_envs.pool import write_pool
 from spade_envs.registry import bundled_registry
 from spade_envs.spec.models import env_id_for
 from tests.demo_pool import TOOL_ENV, demo_pool, signal_agent  # noqa: F401 - the session fixture
+from tests.requires import require
+
+# gem (and the spade module built on it) is imported in the tests: the import takes seconds, and every xdist
+# worker collects this module.
+require("gem")
 
 
 @pytest.fixture(scope="module")
 def gem_ids(demo_pool):  # noqa: F811
+    from spade_envs.interop.gem_env import register_pool
     ids = register_pool(demo_pool, prefix="spade-test", pool_id="spade-test/demo", hinted=True)
     assert register_pool(demo_pool, prefix="spade-test", hinted=True) == ids[:-1]  # the same code: no error
     return ids
@@ -28,6 +31,7 @@ def gem_ids(demo_pool):  # noqa: F811
 def test_ids_read_like_gems_own_and_the_hash_ids_stay_aliases(gem_ids, demo_pool) -> None:  # noqa: F811
     """The demo pool ("spade-demo") holds three SignalGameEnv versions and one WarehouseLookupEnv: a class
     of its own gets the plain id, versions of one class the start of their code hash as a variant."""
+    import gem
     environments = load_pool(demo_pool)
     expected = [f"spade-test:spade-demo/SignalGame-v0-{e.id[4:12]}" if e.spec.class_name == "SignalGameEnv"
                 else "spade-test:spade-demo/WarehouseLookup-v0" for e in environments]
@@ -40,6 +44,9 @@ def test_ids_read_like_gems_own_and_the_hash_ids_stay_aliases(gem_ids, demo_pool
 def test_a_readable_id_taken_by_other_code_is_refused_in_one_line(gem_ids, tmp_path) -> None:
     """Another pool also called "spade-demo", whose WarehouseLookupEnv is other code, cannot take the id;
     registered under another name it can, and nothing was registered by the refused call."""
+    import gem
+
+    from spade_envs.interop.gem_env import register_pool
     tools = bundled_registry().get(TOOL_ENV)
     code = tools.source() + "\n# another version\n"
     write_pool(tmp_path / "other", "spade-demo", [(tools.spec().model_copy(update={"id": env_id_for(code)}), code)],
@@ -55,6 +62,9 @@ def test_a_readable_id_taken_by_other_code_is_refused_in_one_line(gem_ids, tmp_p
 
 
 def test_spawn_makes_a_fresh_copy_or_one_that_continues_the_episode(gem_ids) -> None:
+    import gem
+
+    from spade_envs.interop.gem_env import SpadeGemEnv
     parent = gem.make(gem_ids[0], seed=4)
     fresh = parent.spawn()
     assert isinstance(fresh, SpadeGemEnv) and fresh.env_id == gem_ids[0] and fresh.default_seed == 4
@@ -77,6 +87,9 @@ def test_spawn_makes_a_fresh_copy_or_one_that_continues_the_episode(gem_ids) -> 
 
 
 def test_gem_make_returns_a_sandboxed_pool_environment(gem_ids, demo_pool) -> None:  # noqa: F811
+    import gem
+
+    from spade_envs.interop.gem_env import SpadeGemEnv
     game = next(e for e in load_pool(demo_pool) if e.spec.class_name == "SignalGameEnv")
     env = gem.make(f"spade-test:spade-demo/SignalGame-v0-{game.id[4:12]}")
     assert isinstance(env, SpadeGemEnv) and env.env.backend.name == "wasm"
@@ -93,6 +106,9 @@ def test_gem_make_returns_a_sandboxed_pool_environment(gem_ids, demo_pool) -> No
 
 
 def test_the_whole_pool_as_one_id_and_make_vec(gem_ids, demo_pool) -> None:  # noqa: F811
+    import gem
+
+    from spade_envs.interop.gem_env import register_pool
     whole = gem.make("spade-test/demo", seed=2)
     _, info = whole.reset()
     assert info["seed"] == 2 and info["env_id"] in {e.id for e in load_pool(demo_pool)}
@@ -110,6 +126,7 @@ def test_the_whole_pool_as_one_id_and_make_vec(gem_ids, demo_pool) -> None:  # n
 
 def test_gem_wrappers_drive_pool_environments(gem_ids) -> None:
     """GEM's own observation and episode-tracking wrappers, as its training examples build vectors."""
+    import gem
     from gem.wrappers.wrapper_factory import get_wrapper_fns
 
     wrappers = get_wrapper_fns("concat_with_action,episode_tracking")

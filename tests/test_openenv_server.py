@@ -16,21 +16,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openenv")
-
-from openenv.core.generic_client import GenericEnvClient
-
-from spade_envs.interop.openenv_client import SpadeAction, SpadeEnv, SpadeObservation, SpadeState
-from spade_envs.interop.openenv_server import (
-    BackgroundServer,
-    SessionCounter,
-    banner,
-    create_app,
-    pool_metadata,
-)
 from spade_envs.interop.pool_env import PoolEnvironment, load_pool, pool_card, sandbox_backend
 from spade_envs.spec.models import EnvSpec, env_id_for
 from tests.demo_pool import demo_pool, signal_agent, write_demo_pool  # noqa: F401 - the session fixture
+from tests.requires import require
+
+# OpenEnv (and with it the spade modules that serve it) is imported in the tests: the import takes seconds,
+# and every xdist worker collects this module.
+require("openenv")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +45,7 @@ class CrashingEnv:
 
 @pytest.fixture(scope="module")
 def served(demo_pool):  # noqa: F811 - the fixture imported above
+    from spade_envs.interop.openenv_server import BackgroundServer, SessionCounter, create_app
     environments = load_pool(demo_pool)
     crashing = PoolEnvironment(EnvSpec(id=env_id_for(CRASHING), class_name="CrashingEnv", kind="single_answer",
                                        skill="none", max_turns=5), CRASHING)
@@ -64,6 +58,7 @@ def served(demo_pool):  # noqa: F811 - the fixture imported above
 
 def play_hinted(url: str, env_id: str, seed: int) -> tuple[float, dict, int]:
     """One hinted episode through OpenEnv's client, played by the agent that reads the hint."""
+    from openenv.core.generic_client import GenericEnvClient
     with GenericEnvClient(base_url=url).sync() as client:
         result = client.reset(seed=seed, env_id=env_id, hinted=True)
         transcript, steps = result.observation["text"], 0
@@ -90,6 +85,7 @@ def test_concurrent_sessions_play_the_pool_to_the_end(served) -> None:
 
 
 def test_a_client_killed_mid_episode_frees_only_its_own_session(served) -> None:
+    from openenv.core.generic_client import GenericEnvClient
     server, environments, counter = served
     game = next(e for e in environments if e.spec.class_name == "SignalGameEnv")
     # The child is a bare client: it does not need OpenEnv's web interface, whose gradio import takes
@@ -125,6 +121,7 @@ def test_a_client_killed_mid_episode_frees_only_its_own_session(served) -> None:
 
 
 def test_environment_failures_and_unknown_ids_end_the_episode_not_the_server(served) -> None:
+    from openenv.core.generic_client import GenericEnvClient
     server, environments, _ = served
     with GenericEnvClient(base_url=server.url).sync() as client:
         crashing = client.reset(seed=0, env_id=env_id_for(CRASHING))
@@ -140,6 +137,7 @@ def test_environment_failures_and_unknown_ids_end_the_episode_not_the_server(ser
 
 
 def test_the_typed_client_plays_an_episode_to_the_end(served) -> None:
+    from spade_envs.interop.openenv_client import SpadeAction, SpadeEnv, SpadeObservation, SpadeState
     server, environments, _ = served
     game = next(e for e in environments if e.spec.class_name == "SignalGameEnv")
     with SpadeEnv(base_url=server.url).sync() as env:
@@ -159,6 +157,7 @@ def test_the_typed_client_plays_an_episode_to_the_end(served) -> None:
 
 
 def test_every_reset_starts_an_episode_with_its_own_id(served) -> None:
+    from spade_envs.interop.openenv_client import SpadeAction, SpadeEnv
     server = served[0]
     with SpadeEnv(base_url=server.url).sync() as env:
         made = [env.reset(seed=seed).observation.episode_id for seed in range(3)]
@@ -172,6 +171,7 @@ def test_every_reset_starts_an_episode_with_its_own_id(served) -> None:
 
 
 def test_metadata_describes_the_pool(served, tmp_path) -> None:
+    from spade_envs.interop.openenv_server import pool_metadata
     server, environments, _ = served
     with urllib.request.urlopen(f"{server.url}/metadata", timeout=10) as response:
         metadata = json.load(response)
@@ -189,6 +189,7 @@ def test_metadata_describes_the_pool(served, tmp_path) -> None:
 
 
 def test_the_banner_counts_in_the_right_number() -> None:
+    from spade_envs.interop.openenv_server import banner
     assert banner(1, "pool", "http://127.0.0.1:8000", "wasm", 1) == (
         "serving 1 environment of pool as an OpenEnv server at http://127.0.0.1:8000 (wasm sandbox, at most "
         "1 session); Ctrl-C stops it")

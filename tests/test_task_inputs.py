@@ -10,8 +10,9 @@ import json
 import pytest
 
 from spade_envs.cli import main
+from tests.requires import require
 
-pytest.importorskip("reasoning_gym")
+require("reasoning_gym")  # found, not imported: collection stays cheap on every xdist worker
 
 
 def test_a_reasoning_gym_task_is_validated_in_one_command(capsys):

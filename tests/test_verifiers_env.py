@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-vf = pytest.importorskip("verifiers")
-
 from spade_envs.contract.actions import solution_to_actions
 from spade_envs.interop.pool_env import PoolEnvironment, SandboxedPoolEnv, load_pool, sandbox_backend
-from spade_envs.interop.verifiers_env import SpadePoolEnv, reply_as_action
 from spade_envs.pool import PoolError
 from spade_envs.spec.models import EnvSpec, env_id_for
 from spade_train.policies.scripted import ScriptedPolicy
 from spade_train.policies.serve import PolicyServer
 from tests.demo_pool import TOOL_ENV, demo_pool, signal_agent  # noqa: F401 - the session fixture
+from tests.requires import require
 from tests.served_model import served_tiny_model, tiny_model_dir  # noqa: F401 - session fixtures
+
+if TYPE_CHECKING:
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
+
+# verifiers (and the spade module built on it) is imported in the tests: the import takes seconds, and every
+# xdist worker collects this module.
+require("verifiers")
 
 HUB_PACKAGE = Path(__file__).resolve().parent.parent / "environments" / "spade_pool_env"
 SEEDS = 2
@@ -32,6 +38,9 @@ SEEDS = 2
 @pytest.fixture(scope="module")
 def pool_env(demo_pool, monkeypatch_module) -> SpadePoolEnv:  # noqa: F811
     """Loaded the way verifiers loads a hub environment: by its id, through the package's module."""
+    import verifiers as vf
+
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
     monkeypatch_module.syspath_prepend(str(HUB_PACKAGE))
     env = vf.load_environment("spade-pool-env", pool=str(demo_pool), seeds_per_env=SEEDS, hinted=True)
     assert isinstance(env, SpadePoolEnv) and env.env_id == "spade-pool-env"
@@ -45,6 +54,7 @@ def monkeypatch_module():
 
 
 def client_for(server: PolicyServer, monkeypatch: pytest.MonkeyPatch) -> object:
+    import verifiers as vf
     monkeypatch.setenv("SPADE_LOCAL_KEY", "local")  # the local server needs no key; the client wants one
     return vf.ClientConfig(api_base_url=server.url, api_key_var="SPADE_LOCAL_KEY", max_retries=0)
 
@@ -85,6 +95,9 @@ def test_verifiers_evaluation_pays_what_the_environments_pay(pool_env, demo_pool
 
 
 def test_tiny_model_rewards_match_a_replay_in_the_sandbox(demo_pool, served_tiny_model, monkeypatch) -> None:  # noqa: F811
+    import verifiers as vf
+
+    from spade_envs.interop.verifiers_env import reply_as_action
     # The signal games only: the tiny model has a 512-token context, too short for the tool environment.
     env = vf.load_environment("spade_envs.interop.verifiers_env", pool=str(demo_pool), seeds_per_env=1,
                               kinds=["multi_turn_game"])
@@ -104,6 +117,9 @@ def test_tiny_model_rewards_match_a_replay_in_the_sandbox(demo_pool, served_tiny
 
 
 def test_native_tool_calls_become_tool_call_tags() -> None:
+    import verifiers as vf
+
+    from spade_envs.interop.verifiers_env import reply_as_action
     message = vf.AssistantMessage(content="checking", tool_calls=[
         vf.ToolCall(id="c1", name="lookup", arguments='{"sku": "A-1"}'),
         vf.ToolCall(id="c2", name="count", arguments="not json {"),
@@ -116,6 +132,7 @@ def test_native_tool_calls_become_tool_call_tags() -> None:
 
 
 def test_an_environment_that_cannot_start_is_left_out_with_its_reason(demo_pool) -> None:  # noqa: F811
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
     broken_code = ("class BrokenEnv:\n    def __init__(self, max_turns=3, **kwargs):\n        self.max_turns = 3\n"
                    "    def reset(self, seed=None):\n        raise ValueError('no start')\n")
     broken = PoolEnvironment(EnvSpec(id=env_id_for(broken_code), class_name="BrokenEnv", kind="single_answer",
@@ -130,6 +147,7 @@ def test_an_environment_that_cannot_start_is_left_out_with_its_reason(demo_pool)
 def test_an_episode_won_on_its_last_allowed_move_is_won(monkeypatch) -> None:
     """Issue 35: verifiers stops at max_turns replies without stepping the environment with the last one, so
     wrong, wrong, right on a three-turn task scored 0 here and 1 in `spade-envs play`."""
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
     (chain,) = [e for e in load_pool("bundled") if e.spec.class_name == "ChainArithmeticEnv"]
     assert chain.spec.max_turns == 3
     answers = {}
@@ -191,6 +209,7 @@ def test_single_answer_rows_carry_their_reference_answer_and_games_none(monkeypa
     """Issue 49: the export wrote "answer": "" in every row, so a rubric that reads the answer column (and an
     auditor such as falsepass) had nothing to compare with. A single-answer row now carries what its
     solution answers, and an agent that sends it back wins; games and tool-use rows stay empty."""
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
     pool = load_pool("bundled")
     (chain,) = [e for e in pool if e.spec.class_name == "ChainArithmeticEnv"]
     game = next(e for e in pool if e.spec.kind == "multi_turn_game")
@@ -230,6 +249,7 @@ def test_a_reference_answer_is_kept_only_when_it_is_one_short_string() -> None:
 def test_an_environment_whose_solution_fails_is_left_out_with_its_reason() -> None:
     """A failing solution() closed the sandbox session and the row was kept with an empty answer; the
     environment is now skipped like one that cannot start, with the sandbox's reason."""
+    from spade_envs.interop.verifiers_env import SpadePoolEnv
     code = ("class NoAnswerEnv:\n    def __init__(self, max_turns=1, **kwargs):\n        self.max_turns = 1\n"
             "    def reset(self, seed=None):\n        return 'q', {}\n"
             "    def step(self, action):\n        return 'r', 0.0, True, False, {}\n"
