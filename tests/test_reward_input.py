@@ -321,3 +321,46 @@ def test_probe_rewards_are_held_to_the_range_and_a_retracted_answer_is_played(wo
     assert "answer_variants" in {w["check"] for w in reports["steps.py:first_box"]["warnings"]}
     assert reports["steps.py:first_box"]["known_answers"]["bad_reply_ceiling"] == 1.0
     assert reports["steps.py:capped"]["known_answers"]["bad_reply_ceiling"] < 1.0
+
+
+CHOICE = '''import re
+
+BOX = re.compile(r"\\\\boxed\\{\\s*\\(?([A-Da-d])\\)?\\s*\\}")
+
+
+def letter(completions, answer, **kwargs):
+    """Honest: the last boxed option letter equals the answer."""
+    return [1.0 if BOX.findall(c)[-1:] == [a] or [x.upper() for x in BOX.findall(c)[-1:]] == [a] else 0.0
+            for c, a in zip(completions, answer)]
+
+
+def favours_b(completions, answer, **kwargs):
+    """Defect: a boxed B is paid whatever the answer (a default left in the grader)."""
+    return [1.0 if BOX.findall(c)[-1:] in ([a], ["B"]) else 0.0 for c, a in zip(completions, answer)]
+'''
+
+
+@pytest.mark.parametrize("plan_seed", ["0", "1", "2"])
+def test_a_small_unbalanced_choice_dataset_is_judged_on_its_rows_not_its_seeds(workdir, plan_seed):
+    """Twenty four-option questions, nine of them answered B: with more seeds checked than rows, each row
+    is one trial, so an honest grader is not rejected for the imbalance its few rows show by chance (a
+    constant letter won 50 of 100 seeds, 10 of 20 rows); a grader that pays B everywhere still is."""
+    rng = random.Random(11)
+    answers = list("B" * 9 + "D" * 8 + "CC" + "A")
+    rng.shuffle(answers)
+    rows = []
+    for answer in answers:
+        primes = [n for n in range(11, 100) if all(n % d for d in range(2, 10))]
+        composites = [n for n in range(10, 100) if n not in primes]
+        options = {letter: rng.choice(primes if letter == answer else composites) for letter in "ABCD"}
+        shown = "\n".join(f"{letter}) {value}" for letter, value in options.items())
+        rows.append({"prompt": f"Which number is prime?\n{shown}\nAnswer with the letter in \\\\boxed{{}}.",
+                     "answer": answer})
+    Path("choice.py").write_text(CHOICE)
+    Path("choice.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = io.StringIO()
+    code = main(["validate", "--reward=choice.py:letter", "--reward=choice.py:favours_b", "--data", "choice.jsonl",
+                 "--examples", "0", "--plan-seed", plan_seed, "--json"], out=out)
+    found = verdicts(json.loads(out.getvalue()))
+    assert code == 1 and found["choice.py:letter"] == [], found
+    assert {"trivially_solvable", "answer_variants", "wrong_answer_paid"} & set(found["choice.py:favours_b"]), found

@@ -209,6 +209,28 @@ class ProbeSuite:
     def seeds(self) -> list[int]:
         return [case.seed for case in self.cases]
 
+    @cached_property
+    def _tasks(self) -> dict[int, tuple[str, str]]:
+        """seed -> what the seed poses: its first observation and its solution."""
+        return {case.seed: (case.observation, case.task_key) for case in self.cases}
+
+    def tally(self, counted: Iterable[int], winners: Iterable[int]) -> tuple[int, int]:
+        """(wins, trials) over the distinct tasks among the ``counted`` seeds.
+
+        Seeds that pose the same task (the same first observation and solution, as a dataset's rows do when
+        more seeds are checked than it has rows) are one trial, won by the share of its seeds won. A rate that
+        describes the task set (how unbalanced its answers are) is read this way: over seeds it would follow
+        which rows the seeds happened to draw. Where every seed poses its own task this is (seeds won, seeds).
+        """
+        counted = list(counted)
+        won = set(winners)
+        groups: dict[tuple[str, str], list[bool]] = {}
+        for seed in counted:
+            groups.setdefault(self._tasks.get(seed, (str(seed), "")), []).append(seed in won)
+        if len(groups) == len(counted):
+            return sum(seed in won for seed in counted), len(counted)
+        return round(sum(sum(group) / len(group) for group in groups.values())), len(groups)
+
     def screen_for(self, policies: int) -> int:
         """Seeds to screen ``policies`` policies on: the configured screen, halved (but never below 8) when the
         policies would take more than ``SCREEN_STEPS`` steps on it (long games played move by move)."""
