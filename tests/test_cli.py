@@ -154,8 +154,8 @@ ZOO_SAMPLE = ["valid_release_single_answer_math_verify.py", "answer_leak_fixed_p
               "answer_format_comma_requested_space_checked.py", "valid_high_low_repeated_guess_reminder.py"]
 
 
-def _verdicts(argv: list[str]) -> list[tuple[str, bool, list[str], int]]:
-    code, out = run(["validate", *(str(REPO_ROOT / "tests" / "zoo" / name) for name in ZOO_SAMPLE), "--json",
+def _verdicts(argv: list[str], files: list[str] = ZOO_SAMPLE) -> list[tuple[str, bool, list[str], int]]:
+    code, out = run(["validate", *(str(REPO_ROOT / "tests" / "zoo" / name) for name in files), "--json",
                      "--examples", "0", "--sandbox", "inprocess", "--jobs", "1", *argv])
     assert code in (0, 1), out
     return [(Path(r["path"]).name, r["ok"], sorted(f["check"] for f in r["failures"]), r["plan_seed"])
@@ -172,8 +172,8 @@ def test_the_same_file_gets_the_same_verdict_on_every_run_yet_its_seeds_depend_o
     other = tmp_path / "other-key"
     other.write_text("0123456789abcdef\n")
     assert [seed for *_, seed in _verdicts(["--plan-key", str(other)])] != [seed for *_, seed in first]
-    replayed = _verdicts(["--plan-seed", str(first[0][3])])
-    assert replayed[0] == first[0] and {seed for *_, seed in replayed} == {first[0][3]}
+    replayed = _verdicts(["--plan-seed", str(first[0][3])], files=ZOO_SAMPLE[:1])
+    assert replayed == first[:1]
 
 
 def test_a_plan_key_that_cannot_be_used_is_one_line(tmp_path, capsys):
