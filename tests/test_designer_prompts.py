@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spade_envs.checks.static import run_static_checks
 from spade_envs.contract.allowlist import ALLOWED_MODULES
@@ -401,3 +403,87 @@ def test_a_reply_past_the_size_bound_is_refused_before_any_parsing():
 
     result = parse_environment_response("```python\nclass BigEnv:\n    pass\n```\n" + "x" * MAX_REPLY_CHARS)
     assert result.code is None and "more than the" in result.reason
+
+
+# ---------------------------------------------------------------------- fences inside strings, in linear time
+def _prefix_ends_inside_string(lines: list[str]) -> bool:
+    """The rule the parser follows, read the slow way: tokenize the prefix on its own."""
+    import io
+    import tokenize
+
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline):
+            pass
+    except tokenize.TokenError as error:
+        return "string" in str(error.args[0]).lower()
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return False
+
+
+def _reference_blocks(text: str) -> list[tuple[str, str, bool]]:
+    """Fenced blocks by the parser's rule, each candidate closing fence tested by tokenizing its prefix anew
+    (quadratic: what the parser did before it tokenized each line once)."""
+    from spade_train.designer.parser import _CLOSE_FENCE, _OPEN_FENCE
+
+    lines, blocks, index = text.split("\n"), [], 0
+    while index < len(lines):
+        opening = _OPEN_FENCE.match(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        fence = opening.group("fence")
+        closers = [j for j in range(index + 1, len(lines)) if (m := _CLOSE_FENCE.match(lines[j]))
+                   and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence)]
+        end = next((j for j in closers if not _prefix_ends_inside_string(lines[index + 1:j])), None)
+        if end is None and closers and not _prefix_ends_inside_string(lines[index + 1:]):
+            end = len(lines)
+        if end is None:
+            end = closers[0] if closers else len(lines)
+        blocks.append((opening.group("info").strip().lower(), "\n".join(lines[index + 1:end]), end < len(lines)))
+        index = end + 1
+    return blocks
+
+
+# Lines a reply is made of: fences of every kind, strings opened, closed and opened-and-closed on one line,
+# an indentation error, prose, code, an open bracket. (A string continued by a backslash is left out: the
+# parser reads the line after it as Python does, inside the string, where a prefix cut there does not.)
+REPLY_LINES = ["```", "```python", "~~~", "````", "```py", "```  ", '"""', "'''", 'x = """', "y = '''",
+               'z = """abc"""', "r'''", 'b"""x', "    '''doc'''", "class FooEnv:", "    def reset(self, seed=None):",
+               "        return 'a', {}", "  bad_indent = 1", "    pass", "\tx = 1", "", "prose here.",
+               "s = 'unterminated", "f(", ")", "# comment ```", "import os"]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(REPLY_LINES), max_size=30))
+def test_fenced_blocks_close_outside_strings_as_a_prefix_tokenizer_says(lines: list[str]) -> None:
+    from spade_train.designer.parser import _fenced_blocks
+
+    text = "\n".join(lines)
+    assert [(b.info, b.body, b.terminated) for b in _fenced_blocks(text)] == _reference_blocks(text)
+
+
+def test_fence_lines_inside_an_open_string_are_tokenized_once(monkeypatch) -> None:
+    """A reply with thousands of fence lines inside a string that never closes (a help text cut off by the
+    token limit) took minutes: every fence line re-tokenized everything before it. Reading it now reads each
+    line about once; counted in lines the tokenizer reads, not seconds, so a busy machine cannot fail it."""
+    import tokenize
+
+    from spade_train.designer import parser
+
+    read = 0
+    real = tokenize.generate_tokens
+
+    def counting(readline):
+        def counted() -> str:
+            nonlocal read
+            read += 1
+            return readline()
+        return real(counted)
+
+    monkeypatch.setattr(parser.tokenize, "generate_tokens", counting)
+    fences = 4000
+    reply = "```python\nclass HelpEnv:\n    HELP = '''\n" + "```\n" * fences
+    result = parse_environment_response(reply)
+    assert result.code is not None and result.class_name == "HelpEnv"
+    assert read < 3 * fences, read  # re-tokenizing each prefix read about 8 million lines

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -254,3 +256,68 @@ def test_a_played_design_replaces_what_the_memory_held_for_its_code(tmp_path):
         assert stored.valid is True and stored.spec.hint == "Add the numbers." and memory.latest_stats(record.id)
         remember(memory, [summary(Outcome.DUPLICATE, None)])
         assert memory.get(record.id).valid is True and memory.get(record.id).spec.hint == "Add the numbers."
+
+
+class TimedLanguage:
+    """The Python design language, noting when each reply was read and whether on the event loop's thread."""
+
+    name = "python"
+    agent_system_prompt = None
+
+    def __init__(self) -> None:
+        from spade_train.designer.language import PythonDesignLanguage
+
+        self.inner = PythonDesignLanguage()
+        self.reads: list[tuple[float, float, bool]] = []
+
+    def request(self, prompt, sampling):
+        return self.inner.request(prompt, sampling)
+
+    def read(self, response: str):
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        started = time.perf_counter()
+        parsed = self.inner.read(response)
+        self.reads.append((started, time.perf_counter(), on_loop))
+        return parsed
+
+
+def test_a_long_reply_is_read_without_blocking_the_event_loop(tmp_path):
+    """Issue 36: on OpenRLHF the designer's reply is read on the rollout engine's event loop, which streams
+    every sample and fires the design budget. A reply of 90,000 fence lines inside an open string (about a
+    second to read, all of it) is read in a worker thread: while it is read, a heartbeat on the loop never
+    waits a quarter of the reading time (measured in the same run, so a busy machine stretches both)."""
+    from dataclasses import replace
+
+    slow = "```python\nclass HelpEnv:\n    HELP = '''\n" + "```\n" * 90_000
+    loop, memory = make_loop(tmp_path, [slow, GOOD], envs=2)
+    language = TimedLanguage()
+    loop.context = replace(loop.context, language=language)
+    beats: list[float] = []
+
+    async def iteration_with_heartbeat():
+        done = asyncio.Event()
+
+        async def heartbeat():
+            while not done.is_set():
+                beats.append(time.perf_counter())
+                await asyncio.sleep(0.002)
+
+        beating = asyncio.create_task(heartbeat())
+        try:
+            return await loop.run_iteration(step=1)
+        finally:
+            done.set()
+            await beating
+
+    result = asyncio.run(iteration_with_heartbeat())
+    assert [a.outcome for a in result.attempts][1] is Outcome.PLAYED
+    assert language.reads and not any(on_loop for *_, on_loop in language.reads)
+    start, end, _ = max(language.reads, key=lambda read: read[1] - read[0])  # the long reply's reading
+    gaps = [later - earlier for earlier, later in itertools.pairwise(beats) if later > start and earlier < end]
+    assert gaps and max(gaps) < (end - start) / 4, (max(gaps), end - start)
+    loop.close()
+    memory.close()

@@ -25,7 +25,6 @@ parse", never as a crash: ``parse_environment_response`` returns a result for ev
 from __future__ import annotations
 
 import ast
-import io
 import re
 import textwrap
 import tokenize
@@ -102,19 +101,55 @@ def strip_reasoning(text: str) -> str:
     return text[: opening.start()] if opening else text
 
 
-def _ends_inside_string(code: str) -> bool:
-    """Whether ``code`` stops inside an unterminated triple-quoted string.
+class _StringTracker:
+    """Whether growing prefixes of ``lines[start:]`` end inside a string, as Python's tokenizer reads them.
 
-    Uses the tokenizer, not the parser, so that a syntax error elsewhere in the code does not hide it.
+    A fence line inside a triple-quoted string does not close a block, so each candidate closing fence asks
+    whether the code before it ends inside a string. Tokenizing every prefix again made that quadratic (a
+    reply with thousands of fence lines inside one open string took minutes to read); one tokenizer is
+    advanced through the lines instead, each line read once, and asked about line starts in order.
+
+    The tokenizer, not the parser, so that a syntax error elsewhere in the code does not hide a string. A
+    tokenizer error other than an unterminated string (an indentation error) ends the reading: a prefix that
+    reaches it does not end inside a string, as a prefix tokenized on its own would not.
     """
-    try:
-        for _ in tokenize.generate_tokens(io.StringIO(code).readline):
-            pass
-    except tokenize.TokenError as error:
-        return "string" in str(error.args[0] if error.args else error).lower()
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # IndentationError and friends
-        return False
-    return False
+
+    def __init__(self, lines: list[str], start: int) -> None:
+        self._lines, self._start, self._next = lines, start, start
+        self._tokens = tokenize.generate_tokens(self._readline)
+        self._last: tokenize.TokenInfo | None = None
+        self._open_from: int | None = None
+        """The (1-based) line of a string that never ends."""
+        self._finished = False
+
+    def _readline(self) -> str:
+        if self._next >= len(self._lines):
+            return ""
+        self._next += 1
+        return self._lines[self._next - 1] + ("\n" if self._next < len(self._lines) else "")
+
+    def ends_inside_string(self, end: int) -> bool:
+        """Whether ``lines[start:end]`` ends inside a string; ``end`` never decreases between calls."""
+        line = end - self._start + 1  # the 1-based line (of what is read) that the prefix stops before
+        while True:
+            if self._open_from is not None:
+                return self._open_from < line
+            last = self._last
+            if last is not None and last.end[0] >= line:  # only a string spans lines (or an unclosed one, as
+                return last.start[0] < line                # an error token, where a later line ends it)
+            if self._finished:
+                return False
+            try:
+                self._last = next(self._tokens)
+            except StopIteration:
+                self._finished = True
+            except tokenize.TokenError as error:
+                self._finished = True
+                message = str(error.args[0] if error.args else error).lower()
+                if "string" in message and len(error.args) > 1:
+                    self._open_from = error.args[1][0]
+            except (SyntaxError, ValueError, RecursionError, MemoryError):  # IndentationError and friends
+                self._finished = True
 
 
 def _tree(code: str) -> ast.Module | None:
@@ -203,7 +238,9 @@ class _Block:
 
 
 def _fenced_blocks(text: str) -> list[_Block]:
-    """Fenced blocks in order. A bare fence line inside a triple-quoted string does not close a block."""
+    """Fenced blocks in order. A bare fence line inside a triple-quoted string does not close a block.
+
+    Linear in the reply: each block's lines are matched and tokenized once (``_StringTracker``)."""
     lines = text.split("\n")
     blocks: list[_Block] = []
     index = 0
@@ -213,21 +250,20 @@ def _fenced_blocks(text: str) -> list[_Block]:
             index += 1
             continue
         fence = opening.group("fence")
-        closers = [
-            j for j in range(index + 1, len(lines))
-            if (m := _CLOSE_FENCE.match(lines[j])) and m.group("fence")[0] == fence[0]
-            and len(m.group("fence")) >= len(fence)
-        ]
-
-        def body_until(end: int, start: int = index) -> str:
-            return "\n".join(lines[start + 1:end])
-
-        end = next((j for j in closers if not _ends_inside_string(body_until(j))), None)
-        if end is None and closers and not _ends_inside_string(body_until(len(lines))):
+        strings = _StringTracker(lines, index + 1)
+        first = end = None
+        for j in range(index + 1, len(lines)):
+            closing = _CLOSE_FENCE.match(lines[j])
+            if closing and closing.group("fence")[0] == fence[0] and len(closing.group("fence")) >= len(fence):
+                first = j if first is None else first
+                if not strings.ends_inside_string(j):
+                    end = j
+                    break
+        if end is None and first is not None and not strings.ends_inside_string(len(lines)):
             end = len(lines)  # every closer sits inside a string: the real closing fence is missing
         if end is None:
-            end = closers[0] if closers else len(lines)
-        blocks.append(_Block(info=opening.group("info").strip().lower(), body=body_until(end),
+            end = first if first is not None else len(lines)
+        blocks.append(_Block(info=opening.group("info").strip().lower(), body="\n".join(lines[index + 1:end]),
                              terminated=end < len(lines)))
         index = end + 1
     return blocks

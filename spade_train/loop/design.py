@@ -38,6 +38,7 @@ from spade_envs.runtime.threads import SessionThreads
 from spade_envs.spec.models import CheckFailure, EnvKind, EnvSpec, Provenance, ValidationReport, env_id_for
 from spade_train.config.sections import LoopSection
 from spade_train.designer.language import DesignLanguage
+from spade_train.designer.parser import ParseResult
 from spade_train.designer.prompts import KIND_TITLES, DesignerPrompt, repair_messages
 from spade_train.environments import EnvironmentRecord, kind_of_code
 from spade_train.hints import HintResult, HintSettings, write_hint
@@ -279,6 +280,15 @@ async def design_slot(plan: DesignPlan, context: DesignContext, replan: Replan, 
     return tries
 
 
+async def read_reply(language: DesignLanguage, response: str) -> ParseResult:
+    """The environment a designer's reply holds, read in a worker thread.
+
+    Reading is CPU work that grows with the reply (up to ``MAX_REPLY_CHARS``), and the event loop it would
+    block is shared: on OpenRLHF it is the rollout engine's, which streams every sample's tokens and fires
+    the design budget's timeouts, so one long reply read there stalls the whole engine."""
+    return await asyncio.to_thread(language.read, response)
+
+
 async def _write_code(plan: DesignPlan, context: DesignContext, request: GenerationRequest, first: Generation,
                       is_repeat: Callable[[str], bool] | None) -> _Draft:
     """The designer's turns: read, check and open its code; feed the findings back while repair turns last.
@@ -286,7 +296,7 @@ async def _write_code(plan: DesignPlan, context: DesignContext, request: Generat
     messages, response = request.messages, first.text
     turns = context.loop.repair_turns + 1
     for turn in range(turns):
-        parsed = context.language.read(response)
+        parsed = await read_reply(context.language, response)
         code, report = parsed.code, None
         if code is None:
             feedback: str | list[CheckFailure] = (f"No environment code found: {parsed.reason}. "

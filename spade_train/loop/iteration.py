@@ -35,6 +35,7 @@ from spade_train.loop.design import (
     Outcome,
     design_slot,
     designer_request,
+    read_reply,
 )
 from spade_train.loop.metrics import Metrics, iteration_metrics
 from spade_train.loop.summary import AttemptSummary, DesignerScore, remember
@@ -139,7 +140,7 @@ class SelfPlayLoop:
         earlier: set[str] = set()
         repeats: list[bool] = []
         for reply in replies:
-            code = self.context.language.read(reply.text).code if reply.ok else None
+            code = (await read_reply(self.context.language, reply.text)).code if reply.ok else None
             key = env_id_for(code) if code is not None else None
             repeats.append(self.config.loop.reject_repeats and key is not None and key in earlier)
             if key is not None:
