@@ -150,7 +150,8 @@ def test_pool_on_a_local_ray_cluster_survives_a_killed_worker_and_a_killed_drive
 
     backend = create_backend("wasm", LIMITS)
     _assert_trap_is_an_error(backend)
-    init_ray(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # address="local": a cluster of its own, even while another test's cluster runs (ray.init would join that)
+    init_ray(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         _assert_trap_is_an_error(backend)
         jobs = _jobs()

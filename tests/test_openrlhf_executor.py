@@ -39,6 +39,7 @@ from spade_train.backends.openrlhf.executor import (
 from spade_train.backends.openrlhf.labels import RowLabel
 from spade_train.backends.openrlhf.local_engine import EngineSamplingParams, TransformersEngine
 from spade_train.backends.openrlhf.shared_state import LocalStateClient, SharedState
+from spade_train.backends.openrlhf.stops import RunStopped
 from spade_train.config import RunConfig, parse_run_config
 from spade_train.rewards import DesignerRewardConfig, EnvOutcome, designer_reward
 from spade_train.rollout import TEXT_AGENT_PROMPT
@@ -350,6 +351,37 @@ def test_openrlhf_loads_the_executor_file_and_dynamic_filtering_reads_its_scores
     low, high = DYNAMIC_FILTERING_RANGE
     designer_mean = sum(r["scores"] for r in rollouts.designer) / 2
     assert low < designer_mean < high
+
+
+class NoLeases(LocalStateClient):
+    """A shared state whose every lease fails: each agent sample faults."""
+
+    async def lease(self, row: int, samples: int, hinted: bool) -> Any:
+        raise RuntimeError("the lease table is corrupt")
+
+
+def test_a_step_of_faulted_samples_stops_the_run(model_dir, tmp_path):
+    """Issue 36, item 1: a failure every sample shares used to be dropped sample by sample while dynamic
+    filtering drew new rows, so the run "finished" having trained nothing. Faults in
+    ``openrlhf.max_fault_share`` of a step's worth of samples (here 2 rows of 2) stop it, naming the cause."""
+    config = make_config(model_dir, write_seed_pool(tmp_path / "seed", {"CounterEnv": COUNTER_ENV}),
+                         rollout_batch_size=2)
+    state = SharedState(config, tmp_path / "run")
+    executor = SpadeAgentExecutor(connect=lambda label: NoLeases(state))
+    engine = TransformersEngine(model_dir, respond=ForcedReplies())
+    common = {"samples": 2, "actor": "test-state", "namespace": "spade"}
+    first: list[dict[str, Any]] = []
+
+    async def two_rows() -> None:
+        first.extend(await run_row(executor, RowLabel(role="agent", row=1, **common), engine))
+        await run_row(executor, RowLabel(role="agent", row=2, **common), engine)
+
+    try:
+        with pytest.raises(RunStopped, match=r"4 of the last 4 samples failed .* the lease table is corrupt"):
+            asyncio.run(two_rows())
+    finally:
+        executor.close()
+    assert len(first) == 2 and all(r["extra_logs"]["spade/fault"] == 1.0 for r in first)  # a half step: dropped
 
 
 def test_untrained_designer_rows_and_broken_environments_still_give_valid_samples(model_dir, tmp_path):

@@ -222,6 +222,12 @@ def test_a_resume_restores_the_step_the_model_resumes_from(tmp_path):
         SharedState(config, tmp_path, restore=7)
     assert model_checkpoint_step(tmp_path / "nowhere") == 0
     assert rotate_hf_snapshots(tmp_path / "nowhere", keep=1) == []
+    # A run that stops (issue 36) names the checkpoint it resumes from: the model's, and the state's beside it.
+    from spade_train.backends.openrlhf.driver import resume_advice
+
+    advice = resume_advice(tmp_path)
+    assert "model's checkpoint at step 2" in advice and str(tmp_path / STATE_DIR / "steps" / "step-2") in advice
+    assert (tmp_path / STATE_DIR / "steps" / "step-2" / STATE_FILE).is_file()
 
 
 def test_a_fresh_start_ignores_an_old_state_and_bad_pool_directories_fail_in_one_line(tmp_path):
@@ -263,8 +269,9 @@ def test_the_state_actor_on_ray_serves_executors_restores_and_runs_under_the_dri
     try:
         assert_trap_is_an_error(backend)
         check_actor_round_trip(ray, tmp_path / "actor", worker.node_id)
-        check_rollout_actor(ray, tmp_path / "rollout")
+        model = check_rollout_actor(ray, tmp_path / "rollout")
         check_driver(tmp_path / "driver", monkeypatch, capsys)
+        check_the_run_stops_once_the_state_is_gone(tmp_path / "stopped", model, monkeypatch, capsys)
     finally:
         shutdown_ray()
         cluster.shutdown()
@@ -281,6 +288,7 @@ def assert_trap_is_an_error(backend: Any) -> None:
 
 def check_actor_round_trip(ray: Any, run_dir: Path, worker_node: str) -> None:
     from spade_train.backends.openrlhf.ray_actor import RayStateClient, start_state_actor, state_actor_name
+    from spade_train.backends.openrlhf.stops import StateLost
 
     config = make_config(state_timeout_s=60.0)
     name = state_actor_name(run_dir)
@@ -312,6 +320,11 @@ def check_actor_round_trip(ray: Any, run_dir: Path, worker_node: str) -> None:
     restarted = call_until_back(ray, handle.state_dict)
     assert restarted == before and restarted["groups_kept"] == 1
     ray.kill(handle)
+    # Killed for good: a call through the client stops the run (not one sample), and so does connecting anew.
+    with pytest.raises(StateLost, match="died and Ray will not restart it"):
+        asyncio.run(client.settings())
+    with pytest.raises(StateLost, match="is gone for good"):
+        RayStateClient.connect(name)
 
     restored = start_state_actor(config, run_dir, restore="latest", name=f"{name}-restored")
     assert ray.get(restored.state_dict.remote(), timeout=60) == before
@@ -352,6 +365,33 @@ def check_rollout_actor(ray: Any, run_dir: Path) -> None:
     assert summary["faults"] == 0 and summary["rows_started"] == 2
     ray.kill(rollout)
     ray.kill(handle)
+    return model
+
+
+def check_the_run_stops_once_the_state_is_gone(run_dir: Path, model: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36, item 1: the shared-state actor uses up its restarts mid-run (``tests/stopping_trainer.py``,
+    run by the driver in place of OpenRLHF's trainer, kills it once more than Ray restarts it); the next
+    row the trainer gathers ends the job with exit 1 and one line naming the cause and where to resume."""
+    from spade_envs.cliutil import run_command
+    from spade_envs.pool import write_pool
+    from spade_train.backends.openrlhf import driver
+
+    spec = EnvSpec(id=env_id_for(COUNTER_ENV), class_name="CounterEnv", kind="multi_turn_game",
+                   skill="Logical Deduction", max_turns=5)
+    write_pool(run_dir / "seed", "seed", [(spec, COUNTER_ENV)], validated=True)
+    config = make_config(seed_pool=str(run_dir / "seed"), state_timeout_s=60.0, state_restarts=1,
+                         loop={"use_corpus": False})
+    monkeypatch.setattr("sys.argv", ["pytest"])
+    capsys.readouterr()
+    code = run_command("spade-openrlhf-driver", lambda: driver.train(
+        config, run_dir / "run", [str(run_dir / "run"), str(model), "1"], script=Path("train_ppo_ray.py"),
+        resume=False, module="tests.stopping_trainer"))
+    printed = capsys.readouterr()
+    assert code == 1 and printed.err.count("\n") == 1, printed.err
+    assert printed.err.startswith("spade-openrlhf-driver: error: the run stopped:") and "died and Ray will not restart it" in printed.err
+    assert "no model checkpoint was saved yet: start the run again" in printed.err
+    assert "the shared state did not finish" in printed.out
 
 
 class RolloutActor:

@@ -447,7 +447,11 @@ class OpenRLHFSection(_Section):
     state_timeout_s: float = Field(300.0, gt=0)
     """Timeout of every call to the shared-state actor; a call over it fails that one sample."""
     state_restarts: int = Field(3, ge=0)
-    """Times Ray restarts a dead shared-state actor (from its latest checkpoint) before the run fails."""
+    """Times Ray restarts a dead shared-state actor (from its latest checkpoint); once they are used up, the
+    next sample that needs the state stops the run (``backends/openrlhf/stops.py``)."""
+    max_fault_share: float = Field(0.5, gt=0, le=1)
+    """The run stops when this share of a step's worth of samples (the last rollout_batch_size *
+    n_samples_per_prompt) has faulted: a failure that every sample shares trains on nothing."""
     state_local_dir: str | None = None
     """Local disk for the memory's SQLite database on the actor's node (it needs WAL, which network file
     systems refuse), a directory per run under it; None: the node's temporary directory. Checkpoints

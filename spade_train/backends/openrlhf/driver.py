@@ -37,6 +37,7 @@ from spade_train.backends.openrlhf.command import (
     unknown_flags,
 )
 from spade_train.backends.openrlhf.shared_state import StateError
+from spade_train.backends.openrlhf.stops import RunStopped, stop_cause
 from spade_train.config import ConfigError, RunConfig, parse_run_config
 
 WANDB_KEY_PLACEHOLDER = "from-environment-WANDB_API_KEY"
@@ -108,9 +109,12 @@ def with_local_executor(flags: list[str]) -> list[str]:
 
 
 def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, resume: bool,
-          secrets: dict[str, str] | None = None) -> int:
-    """Start (or join) Ray, the shared state and OpenRLHF's trainer; ``secrets`` become environment
-    variables of the job's workers (and of this process, which OpenRLHF's trainer may share)."""
+          secrets: dict[str, str] | None = None, module: str = TRAIN_MODULE) -> int:
+    """Start (or join) Ray, the shared state and OpenRLHF's trainer (``module``); ``secrets`` become
+    environment variables of the job's workers (and of this process, which OpenRLHF's trainer may share).
+
+    A rollout that stops the run (``stops.RunStopped``) reaches OpenRLHF's trainer as a Ray task error; it
+    ends the job here in one line, with its cause and where to resume from."""
     import ray
 
     from spade_train.backends.openrlhf.ray_actor import finish_state, init_ray, start_state_actor
@@ -129,7 +133,12 @@ def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, r
         print(f"spade: resuming the shared state at step {restore}, where the model's checkpoint is", flush=True)
     sys.argv = [str(script), *flags]
     try:
-        runpy.run_module(TRAIN_MODULE, run_name="__main__", alter_sys=True)
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except Exception as error:
+        stopped = stop_cause(error)
+        if stopped is None:
+            raise
+        raise RunStopped(f"the run stopped: {stopped}; {resume_advice(run_dir)}") from None
     finally:
         exported = finish_state(state, config.openrlhf.state_timeout_s)
         if exported is None:
@@ -137,6 +146,15 @@ def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, r
         else:
             print(f"spade: {exported} valid environments exported to {run_dir / 'pool'}", flush=True)
     return EXIT_OK
+
+
+def resume_advice(run_dir: Path) -> str:
+    """Where a stopped run resumes from: the model's latest checkpoint, with the shared state saved beside it."""
+    step = model_checkpoint_step(RunPaths(run_dir).checkpoints)
+    if step == 0:
+        return "no model checkpoint was saved yet: start the run again"
+    return (f"resume from the model's checkpoint at step {step}, with the shared state saved beside it in "
+            f"{run_dir / 'state' / 'steps' / f'step-{step}'}: run the same spade-train run command with --resume")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,10 @@ the mean of ``spade/designer`` (or ``spade/agent``) to read it per role.
 ``execute`` therefore returns a well-formed sample whatever happens: a failure of our code, of the
 sandbox, of the shared-state actor (errors and timeouts) or an unreadable label is a *fault*, logged in
 one bounded line, counted (``faults``, ``spade/fault``, the state's ``faults``) and answered with a
-placeholder whose group dynamic filtering drops. Only cancellation passes through.
+placeholder whose group dynamic filtering drops. Only cancellation passes through, and ``RunStopped``
+(``stops.py``): a failure every later sample would share, which must end the job rather than let it
+train on nothing. The shared state gone for good (``StateLost``) is one; faults in
+``openrlhf.max_fault_share`` of a step's worth of samples are the other.
 
 **Groups and scores.** The samples of one row run concurrently in one engine, so they meet (``_Group``)
 before returning and are scored together (``score_group``); OpenRLHF's dynamic filtering keeps a group
@@ -68,7 +71,7 @@ import asyncio
 import logging
 import math
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -82,6 +85,7 @@ from spade_train.backends.openrlhf.engine_policy import EnginePolicy, Trajectory
 from spade_train.backends.openrlhf.labels import RowLabel
 from spade_train.backends.openrlhf.pending import RipeSample, StoredSample
 from spade_train.backends.openrlhf.shared_state import HintPlay, Lease, RowPlan, StateClient
+from spade_train.backends.openrlhf.stops import RunStopped
 from spade_train.config import RunConfig, parse_run_config
 from spade_train.designer.language import design_language
 from spade_train.designer.prompts import DesignerPrompt
@@ -272,6 +276,8 @@ class SpadeAgentExecutor:
         self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spade-sandbox-build")
         self._backends: dict[str, Future[ExecutionBackend]] = {}
         self.faults: Counter[str] = Counter()
+        self._recent: dict[tuple[str, str], deque[str | None]] = {}
+        """Per run: the fault (or None) of each of its latest samples, a step's worth."""
         if warm_sandbox is not None:
             self._backend(warm_sandbox)
 
@@ -285,6 +291,8 @@ class SpadeAgentExecutor:
         key = (row.actor, row.namespace, row.row)
         group = self._groups.setdefault(key, _Group(row.samples))
         outcome, run = await self._outcome(row, sampling_params, max_length, hf_tokenizer, llm_engine)
+        if run is not None:
+            self._count_fault(row, run, outcome.fault)
         sample = await self._settle(key, group, outcome, run, row)
         return sample.response(prompt, label)
 
@@ -300,8 +308,24 @@ class SpadeAgentExecutor:
             if row.role == "designer":
                 return await self._design(run, row, policy), run
             return await self._play(run, row, policy), run
+        except RunStopped:
+            raise  # a failure every later sample would share: see the module docstring
         except Exception as error:  # noqa: BLE001 - the fault barrier: see the module docstring
             return self._fault(tokenizer, f"{row.role} row {row.row}", error), run
+
+    def _count_fault(self, row: RowLabel, run: _Run, fault: str | None) -> None:
+        """Stop the run once ``openrlhf.max_fault_share`` of its last step's worth of samples faulted."""
+        section = run.config.openrlhf
+        window = section.rollout_batch_size * section.n_samples_per_prompt
+        with self._lock:
+            recent = self._recent.setdefault((row.actor, row.namespace), deque(maxlen=window))
+            recent.append(fault)
+            faults = [cause for cause in recent if cause is not None]
+        if len(recent) == window and len(faults) >= section.max_fault_share * window:
+            cause, count = Counter(faults).most_common(1)[0]
+            raise RunStopped(f"{len(faults)} of the last {window} samples failed (a step's worth; "
+                             f"openrlhf.max_fault_share = {section.max_fault_share:g}); the most common cause, "
+                             f"{count} times: {cause}")
 
     def _fault(self, tokenizer: Any, where: str, error: BaseException) -> SampleOutcome:
         cause = describe_fault(error)
@@ -340,6 +364,8 @@ class SpadeAgentExecutor:
             return
         try:
             await run.client.finish_row(row.row, kept, faults)
+        except RunStopped:
+            raise
         except Exception as error:  # noqa: BLE001 - the state missing one row's count must not fail the row
             with self._lock:
                 self.faults[type(error).__name__] += 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import hashlib
+import os
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from typing import Any
 
 from spade_train.backends.openrlhf.pending import RipeSample, StoredSample
 from spade_train.backends.openrlhf.shared_state import Lease, Restore, RowPlan, SharedState, StateError
+from spade_train.backends.openrlhf.stops import StateLost
 from spade_train.config.sections import RunConfig
 from spade_train.loop.summary import AttemptSummary
 from spade_train.memory import NearDuplicate
@@ -125,6 +127,11 @@ class StateActor(SharedState):
 
         return ray.get_runtime_context().get_node_id()
 
+    def process_id(self) -> int:
+        """The actor's process on its node: a crash of this process is what Ray's restarts count
+        (``ray.kill(..., no_restart=False)`` restarts the actor without using one up)."""
+        return os.getpid()
+
 
 def start_state_actor(config: RunConfig, run_dir: Path, *, restore: Restore, name: str | None = None) -> Any:
     """Create the run's shared-state actor and wait until it is ready; returns its handle.
@@ -176,18 +183,32 @@ class RayStateClient:
     ``openrlhf.state_timeout_s`` once it has read the settings).
     """
 
-    def __init__(self, handle: Any, timeout_s: float = 300.0) -> None:
+    def __init__(self, handle: Any, timeout_s: float = 300.0, name: str = "the shared state") -> None:
         self.handle = handle
         self.timeout_s = timeout_s
+        self.name = name
 
     @classmethod
     def connect(cls, name: str, namespace: str = NAMESPACE) -> RayStateClient:
         import ray
 
-        return cls(ray.get_actor(name, namespace=namespace))
+        try:
+            return cls(ray.get_actor(name, namespace=namespace), name=name)
+        except ValueError:  # Ray's "failed to look up actor": it died for good (or never started)
+            raise StateLost(f"no shared-state actor {name!r} in Ray namespace {namespace!r}: it is gone for good "
+                            "or was never started") from None
 
     async def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        return await asyncio.wait_for(getattr(self.handle, method).remote(*args, **kwargs), timeout=self.timeout_s)
+        """One call to the actor. A timeout or a restart in progress fails the one sample (a fault); an actor
+        that died for good (its restarts used up, or killed) stops the run (``StateLost``)."""
+        from ray.exceptions import ActorDiedError
+
+        try:
+            return await asyncio.wait_for(getattr(self.handle, method).remote(*args, **kwargs),
+                                          timeout=self.timeout_s)
+        except ActorDiedError as error:
+            why = " ".join(str(error).split())[:300]
+            raise StateLost(f"the shared-state actor {self.name!r} died and Ray will not restart it ({why})") from None
 
     async def settings(self) -> dict[str, Any]:
         return await self._call("settings")
