@@ -15,6 +15,7 @@ builds, and parses numbers only up to ``MAX_NUMBER_DIGITS`` digits.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 import re
@@ -109,7 +110,13 @@ def number_key(value: Fraction) -> str:
 def answer_key(answer: Any) -> str:
     """One canonical key per answer: numbers by value ('0.5', '1/2' and '\\frac{1}{2}' share '1/2'),
     text lower-cased with spaces collapsed and a final full stop dropped."""
-    text = str(answer)[:2_000]
+    return _text_key(str(answer)[:2_000])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text_key(text: str) -> str:
+    """``answer_key`` of a text, remembered: the probes ask for the keys of the same candidates, answers and
+    moves many times over (a hundred thousand calls in one validation)."""
     fast = _integer_key(text)
     if fast is not None:
         return fast

@@ -623,7 +623,8 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
     frequency = answer_frequencies(cases)
     # What a copied value must equal: the answer, or, for a game whose final move names one number
     # (``guess 606``), that number, which ``wrap`` puts back in the move.
-    slot_counts = Counter(answer_key(case.slot) for case in answer_cases)
+    slot_key = {case.seed: answer_key(case.slot) for case in answer_cases}
+    slot_counts = Counter(slot_key.values())
     slot_frequency = {key: count / len(answer_cases) for key, count in slot_counts.items()}
     # A policy is keyed (source, kind, place, position or anchor) while candidates are scanned; its name
     # and description are written only for the policies that end up with a plan (texts yield hundreds of
@@ -640,7 +641,7 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
             by_kind: dict[str, list[Candidate]] = defaultdict(list)
             for candidate in candidates:
                 by_kind[candidate.kind].append(candidate)
-            target = answer_key(case.slot)
+            target = slot_key[case.seed]
             for kind, found in by_kind.items():
                 if len(found) >= 2:
                     pick[(source, kind)] += sum(c.key in (case.key, target) for c in found) / len(found)
@@ -656,7 +657,6 @@ def copy_policies(cases: list[SeedCase], sources: dict[int, list[tuple[str, str,
                 if candidate.anchor and (candidate.kind, candidate.anchor) not in anchored:
                     anchored.add((candidate.kind, candidate.anchor))
                     keys.append((source, candidate.kind, "after", candidate.anchor))
-                target = answer_key(case.slot)
                 if target != case.key:
                     share, wins = slot_frequency.get(candidate.key), candidate.key == target
                 else:
