@@ -1,15 +1,23 @@
 """falsepass 0.11.0 and spade-envs, side by side on the same graders (issue 49, item 4).
 
-Both tools audit TRL-style reward functions with a JSONL dataset, the input they share. Each case is a
-reward function (``reward``), its rows, and a label: defective or honest, with a kind (``pays_wrong``: a
-wrong reply is paid, ``refuses_right``: a right one is not, ``crash``, ``bad_value``: NaN or a reward out of
-range, ``nondeterministic``, ``leak``: the prompt gives the answer away, or ``honest``). Three sets:
+Both tools audit TRL-style reward functions with a JSONL dataset and verifiers environments, the inputs they
+share. Each case is a reward function (``reward``) with its rows, or an environment, and a label: defective
+or honest, with a kind (``pays_wrong``: a wrong reply is paid, ``refuses_right``: a right one is not,
+``crash``, ``bad_value``: NaN or a reward out of range, ``nondeterministic``, ``leak``: the task gives the
+answer away, or ``honest``). The sets:
 
 * ``defects``: graders written from falsepass's published defect list (its probe families), one defect
   each, with honest twins and two leaks (``graders/``, labels in ``graders/labels.json``);
 * ``rewardlint``: rewardlint 0.1.0's five reference graders, assembled at run time from the installed
   package (never copied into this repository) and labelled by rewardlint's own 87-case corpus;
-* ``blind``: a corpus written by an author who read neither tool's checks (``blind_graders/``).
+* ``blind``: a corpus written by an author who read neither tool's checks (``blind_graders/``);
+* ``reasoning_gym``: Reasoning Gym tasks scored by their own ``score_answer`` (third-party, unlabelled);
+* ``verifiers``: verifiers environments as Environments Hub folders, single- and multi-turn
+  (``verifiers_envs/``): falsepass audits the folder, spade-envs validates ``verifiers:FOLDER``;
+* ``exports``: this project's own export, environments of its defect zoo in pools loaded through its
+  verifiers export: falsepass audits the export, spade-envs the environment's file.
+
+TextArena games are not in the set: falsepass has no input for them.
 
 Each tool runs as a user would run it in CI, with the same thresholds: falsepass through its runner
 module in its own virtual environment (``python -m falsepass.runner AUDIT --fail-on ...``; its ``audit``
@@ -18,10 +26,11 @@ command needs ``uv`` and Python 3.12), spade-envs through its command line (``sp
 failed. A defective case flagged is caught, one not flagged is missed; an honest case flagged is a false
 rejection.
 
-    python benchmarks/falsepass/side_by_side.py                  # every set, ~10 min on 2 cores
+    python benchmarks/falsepass/side_by_side.py                  # every set, ~20 min on 2 cores
     python benchmarks/falsepass/side_by_side.py --sets defects   # one set
 
-The first run creates ``benchmarks/falsepass/.venv`` (git-ignored) with falsepass and rewardlint pinned.
+The first run creates ``benchmarks/falsepass/.venv`` (git-ignored) with falsepass and rewardlint pinned,
+verifiers at this project's version, and this project installed (for its exports).
 Results: ``benchmarks/results/falsepass_side_by_side.json`` and a Markdown table beside it.
 """
 
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -65,10 +75,16 @@ class Case:
     defective: bool
     kinds: list[str]
     reward: Path
-    data: Path
+    """A reward function's file; for an environment case, the file spade-envs validates."""
+    data: Path | None
+    """A reward function's rows (None for an environment case)."""
     description: str
     ours: list[str] = field(default_factory=list)
     """Further options for spade-envs (a grader that imports its library runs in the process sandbox)."""
+    environment: Path | None = None
+    """An environment case: the verifiers environment folder falsepass audits (its module on the path)."""
+    target: str | None = None
+    """An environment case: what spade-envs validates (a file of ours, or ``verifiers:FOLDER``)."""
     results: dict[str, dict] = field(default_factory=dict)
 
 
@@ -166,6 +182,74 @@ def rewardlint_cases(work: Path) -> list[Case]:
     return cases
 
 
+def verifiers_cases() -> list[Case]:
+    """verifiers environments written as Environments Hub folders (``verifiers_envs/``): falsepass audits the
+    folder (its own input), spade-envs validates ``verifiers:FOLDER`` in the process sandbox."""
+    folder = HERE / "verifiers_envs"
+    cases = []
+    for label in json.loads((folder / "labels.json").read_text()):
+        env = folder / label["id"]
+        cases.append(Case(label["id"], "verifiers", label["defective"], [label["kind"]], env / f"{label['id']}.py",
+                          None, label["description"], ours=["--sandbox", "process"], environment=env,
+                          target=f"verifiers:{env}"))
+    return cases
+
+
+EXPORTS = (
+    ("valid_single_answer", False, "honest"), ("valid_multiple_choice_letter", False, "honest"),
+    ("valid_equivalent_fraction_forms", False, "honest"),
+    ("valid_balanced_yes_no", False, "honest"), ("valid_guess_number_higher_lower", False, "honest"),
+    ("answer_variants_substring_match", True, "pays_wrong"), ("answer_variants_multiple_candidates", True, "pays_wrong"),
+    ("answer_variants_tolerance", True, "pays_wrong"), ("trivially_solvable_constant_one", True, "pays_wrong"),
+    ("answer_leak_fixed_position", True, "leak"), ("answer_leak_debug_suffix", True, "leak"),
+    ("reward_out_of_range", True, "bad_value"), ("garbage_int_parse", True, "crash"),
+    ("reset_unseeded_random", True, "nondeterministic"), ("good_answer_refused_box_must_end", True, "refuses_right"),
+    ("valid_release_single_answer_plain", True, "pays_wrong"),
+)
+"""Files of the project's defect zoo (``tests/zoo/``): (name, defective, kind). The zoo's
+``valid_release_single_answer_plain`` is the SPADE release's template, which reads the first box: a right
+answer taken back for a wrong final one is paid. The zoo accepts it (with a warning), as the release's own
+environments are; here, where a defect is a wrong reply paid, it counts as one."""
+EXPORT_SEEDS = 25
+_EXPORT_MODULE = '''from pathlib import Path
+
+from spade_envs.interop.verifiers_env import load_environment as _load
+
+
+def load_environment(**kwargs):
+    """The pool beside this file, as spade-envs exports it to verifiers."""
+    kwargs.setdefault("seeds_per_env", {seeds})
+    kwargs.setdefault("allow_unvalidated", True)  # the defective environments are in the pool on purpose
+    return _load(pool=str(Path(__file__).resolve().parent / "pool"), **kwargs)
+'''
+
+
+def export_cases(work: Path) -> list[Case]:
+    """The project's own export: one zoo environment per pool, written as the self-play loop writes pools
+    (``write_pool``; ``spade-envs export`` refuses a defective file), loaded through the verifiers export
+    (``spade_envs.interop.verifiers_env``). falsepass audits the export, which carries each seed's answer;
+    spade-envs validates the environment's file. falsepass's virtual environment has spade-envs installed."""
+    from spade_envs.packing import spec_of_code
+    from spade_envs.pool import write_pool
+    from spade_envs.runtime import ExecutionLimits, create_backend
+
+    backend = create_backend("wasm", ExecutionLimits())
+    cases = []
+    for name, defective, kind in EXPORTS:
+        path = ROOT / "tests" / "zoo" / f"{name}.py"
+        source = path.read_text(encoding="utf-8")
+        module = f"x_{name}"
+        folder = work / "exports" / module
+        write_pool(folder / "pool", f"zoo-{name}", [(spec_of_code(backend, source), source)])
+        (folder / f"{module}.py").write_text(_EXPORT_MODULE.format(seeds=EXPORT_SEEDS), encoding="utf-8")
+        (folder / "pyproject.toml").write_text(f'[project]\nname = "{module}"\nversion = "0.1.0"\n',
+                                               encoding="utf-8")
+        described = next((line.strip() for line in source.split('"""')[1].splitlines() if line.strip()), name)
+        cases.append(Case(f"export.{name}", "exports", defective, [kind], path, None, described, environment=folder,
+                          target=str(path)))
+    return cases
+
+
 RG_TASKS = ("leg_counting", "basic_arithmetic", "chain_sum")
 _RG_REWARD = '''import json
 import re
@@ -244,14 +328,16 @@ def ensure_falsepass() -> None:
     print(f"creating {VENV} with {FALSEPASS} ...", file=sys.stderr, flush=True)
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     subprocess.run([str(VENV / "bin" / "pip"), "install", "--quiet", FALSEPASS], check=True)
+    # its verifiers pin, as this project's; the project itself, for the audits of its own exports
+    subprocess.run([str(VENV / "bin" / "pip"), "install", "--quiet", "verifiers==0.3.1", "-e", str(ROOT)], check=True)
 
 
 def run_ours(case: Case) -> dict:
     """The verdict and the known-answer figures of ``spade-envs validate --reward ... --json``."""
     started = time.perf_counter()
+    what = [case.target] if case.target else ["--reward", f"{case.reward}:reward", "--data", str(case.data)]
     done = subprocess.run(
-        [sys.executable, "-m", "spade_envs.cli", "validate", "--reward", f"{case.reward}:reward", "--data",
-         str(case.data), "--json", "--plan-seed", "0", *case.ours],
+        [sys.executable, "-m", "spade_envs.cli", "validate", *what, "--json", "--plan-seed", "0", *case.ours],
         capture_output=True, text=True, cwd=ROOT, timeout=900, check=False)
     seconds = round(time.perf_counter() - started, 1)
     try:
@@ -271,12 +357,18 @@ def run_falsepass(case: Case, work: Path) -> dict:
     started = time.perf_counter()
     audits = work / "audits"
     name = case.id.replace(".", "_")
-    subprocess.run([str(VENV / "bin" / "falsepass"), "init", str(case.reward), "--framework", "reward", "--dataset",
-                    str(case.data), "--func", "reward", "--dir", str(audits), "--name", name, "--force"],
-                   capture_output=True, text=True, check=True, timeout=300)
+    if case.environment is not None:  # a verifiers environment folder: its module is found on the path
+        init = [str(case.environment), "--framework", "verifiers"]
+        env = {**os.environ, "PYTHONPATH": str(case.environment)}
+    else:
+        init = [str(case.reward), "--framework", "reward", "--dataset", str(case.data), "--func", "reward"]
+        env = None
+    subprocess.run([str(VENV / "bin" / "falsepass"), "init", *init, "--dir", str(audits), "--name", name, "--force"],
+                   capture_output=True, text=True, check=True, timeout=300, cwd=work)
     gate = [arg for theirs in THEIRS.values() for arg in ("--fail-on", f"{theirs}>-1")]
     done = subprocess.run([str(VENV / "bin" / "python"), "-m", "falsepass.runner", str(audits / name), "-n", "25",
-                           "--jobs", "1", *gate], capture_output=True, text=True, timeout=900, check=False)
+                           "--jobs", "1", *gate], capture_output=True, text=True, timeout=900, check=False,
+                          env=env, cwd=work)
     actual = dict(re.findall(r"gate failed: (\w+)>-1 \(actual ([-\d.e+]+)\)", done.stderr))
     figures = {ours: float(actual[theirs]) if theirs in actual else None for ours, theirs in THEIRS.items()}
     result = {"figures": figures, "seconds": round(time.perf_counter() - started, 1)}
@@ -357,8 +449,8 @@ def refused_sweep(cases: list[Case]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="defects,rewardlint,blind,reasoning_gym",
-                        help="comma-separated: defects, rewardlint, blind, reasoning_gym")
+    parser.add_argument("--sets", default="defects,rewardlint,blind,reasoning_gym,verifiers,exports",
+                        help="comma-separated: defects, rewardlint, blind, reasoning_gym, verifiers, exports")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "falsepass_side_by_side.json")
     args = parser.parse_args(argv)
     ensure_falsepass()
@@ -368,7 +460,9 @@ def main(argv: list[str] | None = None) -> int:
         cases = [*(defect_cases(work) if "defects" in sets else []),
                  *(rewardlint_cases(work) if "rewardlint" in sets else []),
                  *(blind_cases() if "blind" in sets else []),
-                 *(reasoning_gym_cases(work) if "reasoning_gym" in sets else [])]
+                 *(reasoning_gym_cases(work) if "reasoning_gym" in sets else []),
+                 *(verifiers_cases() if "verifiers" in sets else []),
+                 *(export_cases(work) if "exports" in sets else [])]
         for index, case in enumerate(cases, start=1):
             case.results["falsepass"] = run_falsepass(case, work)
             case.results["spade"] = run_ours(case)
@@ -388,7 +482,10 @@ def main(argv: list[str] | None = None) -> int:
                 + refused_sweep(cases))
     document = {"falsepass": FALSEPASS, "limits": own, "sets": sets, "table": markdown,
                 "cases": [{**asdict(case), "reward": str(case.reward.relative_to(ROOT)) if case.reward.is_relative_to(ROOT)
-                           else case.reward.name, "data": case.data.name} for case in cases]}
+                           else case.reward.name, "data": case.data.name if case.data else None,
+                           "environment": case.environment.name if case.environment else None,
+                           "target": case.target.replace(str(ROOT) + "/", "") if case.target else None}
+                          for case in cases]}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     args.out.with_suffix(".md").write_text(markdown + "\n", encoding="utf-8")
