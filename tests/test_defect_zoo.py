@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from spade_envs.checks import CHECKS_BY_NAME, check_names, validate_source
+from spade_envs.checks.catalogue import TIERS
 from spade_envs.checks.judge import JUDGE_CHECKS
+from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.runtime import ExecutionLimits, create_backend
 
 ZOO = Path(__file__).resolve().parent / "zoo"
@@ -79,26 +81,36 @@ a 1 s limit a batch sized on a quiet moment had only twice its time, and ran pas
 hogs. From 2 s on it has four times its time."""
 
 
-def _runs() -> list[tuple[str, ZooCase]]:
-    """(backend, case) pairs: every case in the sandbox (the default backend), and in-process every case whose
-    verdict could depend on how the code runs (static, contract and fuzz checks, valid and warning files),
-    but only the first case of each play check (the feasibility tier): those read the traces of play, which
-    both backends produce alike, so one case per check shows the in-process path reaches the same finding."""
+FULL_VALID_INPROCESS = 4
+"""Valid files validated in-process through every tier; the others skip the feasibility tier there."""
+
+
+def _runs() -> list[tuple[str, ZooCase, bool]]:
+    """(backend, case, every tier) runs: every case in the sandbox (the default backend), through every tier.
+    In-process, every case whose verdict could depend on how the code runs (static, contract and fuzz
+    checks, valid and warning files), but only the first case of each play check (the feasibility tier):
+    those read the traces of play, which both backends produce alike, so one case per check shows the
+    in-process path reaches the same finding. For the same reason the valid files after the first
+    ``FULL_VALID_INPROCESS`` skip the feasibility tier in-process (it was a quarter of the zoo's time)."""
     from spade_envs.checks.catalogue import CHECKS
 
     play = {check.name for check in CHECKS if check.stage == "feasibility"}
-    runs = [("wasm", case) for case in CASES]
+    runs = [("wasm", case, True) for case in CASES]
     seen: set[str] = set()
+    valid = 0
     for case in CASES:
         if case.kind == "fail" and case.check in play:
             if case.check in seen:
                 continue
             seen.add(case.check)
-        runs.append(("inprocess", case))
+        if case.kind == "valid":
+            valid += 1
+        runs.append(("inprocess", case, case.kind != "valid" or valid <= FULL_VALID_INPROCESS))
     return runs
 
 
 RUNS = _runs()
+NO_PLAY = ValidatorConfig(tiers=tuple(tier for tier in TIERS if tier != "feasibility"))
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +118,9 @@ def backends() -> dict:
     return {name: create_backend(name, ExecutionLimits(call_timeout_s=limit)) for name, limit in CALL_TIMEOUT_S.items()}
 
 
-@pytest.mark.parametrize("backend_name, case", RUNS, ids=[f"{name}-{case.id}" for name, case in RUNS])
-def test_zoo_case(backend_name: str, case: ZooCase, backends: dict, tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend_name, case, every_tier", RUNS,
+                         ids=[f"{name}-{case.id}" + ("" if full else "-no-play") for name, case, full in RUNS])
+def test_zoo_case(backend_name: str, case: ZooCase, every_tier: bool, backends: dict, tmp_path: Path) -> None:
     """Every case is caught for its own reason; the in-process runs (``_runs``) for the same reason too."""
     backend = backends[backend_name]
     source = _source(case)
@@ -115,7 +128,7 @@ def test_zoo_case(backend_name: str, case: ZooCase, backends: dict, tmp_path: Pa
         written = tmp_path / case.path.name
         written.write_text(source, encoding="utf-8")
         source = written.read_text(encoding="utf-8")
-    report = validate_source(source, backend, path=str(case.path))
+    report = validate_source(source, backend, path=str(case.path), config=None if every_tier else NO_PLAY)
     failures = [(f.check, f.message) for f in report.failures]
     warnings = [(w.check, w.message) for w in report.warnings]
 
