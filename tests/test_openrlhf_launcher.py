@@ -29,6 +29,7 @@ from spade_train.backends.openrlhf.data import plan_rows, row_headroom
 from spade_train.backends.openrlhf.labels import LabelError, RowLabel
 from spade_train.backends.openrlhf.launcher import with_absolute_paths
 from spade_train.backends.openrlhf.ray_actor import state_actor_name
+from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.cli import main
 from spade_train.config import load_run_config, parse_run_config
 
@@ -104,6 +105,11 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
     assert flags == train_flags(config, RunPaths(out.resolve()))
     assert not [f for f in flags if f.startswith("--") and f not in known_flags]
     assert f"all {sum(f.startswith('--') for f in flags)} flags exist in the installed OpenRLHF" in output
+    # Each engine's KV cache against the sequences it holds (issue 36, item 6); the 30B recipes were sized to
+    # hold every trained sequence at max_len.
+    sizing = kv_sizing(config)
+    assert sizing is not None and sizing.line() in output.splitlines()
+    assert sizing.fits or "30b" not in recipe.stem
     section = config.openrlhf
     expected = {
         "--actor.model_name_or_path": config.model.path,
@@ -286,3 +292,27 @@ def test_row_labels_are_checked():
                            .replace('"agent"', '"designer"'), "skill and a kind")]:
         with pytest.raises(LabelError, match=message):
             RowLabel.parse(text)
+
+
+# ---------------------------------------------------------------------- KV-cache sizing (issue 36, item 6)
+def test_the_30b_engine_at_half_memory_held_about_six_full_contexts():
+    """The issue's own estimate, made by hand: about 190k KV tokens per TP-2 engine at utilization 0.5 for
+    Qwen3-30B-A3B (48 layers, 4 KV heads of 128; 30.5B bf16 parameters on 2 x 80 GiB)."""
+    config = load_run_config(next(p for p in RECIPES if p.stem == "qwen3-30b-a3b-tool-use"))
+    half = config.model_copy(update={"openrlhf": config.openrlhf.model_copy(
+        update={"vllm_gpu_memory_utilization": 0.5})})
+    sizing = kv_sizing(half)
+    assert sizing is not None and 180_000 <= sizing.kv_tokens <= 220_000 and not sizing.fits
+    assert sizing.model.kv_bytes_per_token == 2 * 48 * 4 * 128 * 2 and sizing.sequences == 24
+
+
+def test_a_local_models_shape_is_read_from_its_config(tmp_path):
+    from spade_train.backends.openrlhf.sizing import model_shape
+    from tests.tiny_model import build_tiny_model
+
+    folder = build_tiny_model(tmp_path / "tiny", hidden_size=64, num_layers=2, num_heads=4)
+    config = json.loads((folder / "config.json").read_text())
+    shape = model_shape(str(folder))
+    assert shape is not None and shape.layers == 2 and shape.kv_heads == config.get("num_key_value_heads", 4)
+    assert shape.head_dim == 16 and 0 < shape.parameters < 1e7
+    assert model_shape(str(tmp_path / "nowhere")) is None

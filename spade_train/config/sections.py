@@ -392,6 +392,9 @@ class OpenRLHFSection(_Section):
     """Rollout engines (--vllm.num_engines); each runs the agent executor."""
     vllm_tensor_parallel: int = Field(1, ge=1)
     vllm_gpu_memory_utilization: float = Field(0.5, gt=0, le=1)
+    gpu_memory_gib: float = Field(80.0, gt=0)
+    """Memory of each GPU (GiB): only for the KV-cache sizing the dry run prints
+    (``backends/openrlhf/sizing.py``); 80 for H100 and A100-80GB."""
     colocate: bool = True
     """Training and rollout share the GPUs and take turns (--train.colocate_all, --vllm.enable_sleep,
     --ds.enable_sleep); false gives the rollout engines GPUs of their own."""

@@ -34,6 +34,7 @@ from spade_train.backends.openrlhf.command import (
 from spade_train.backends.openrlhf.data import RowCounts, plan_rows, write_prompt_data
 from spade_train.backends.openrlhf.ray_actor import NAMESPACE, state_actor_name
 from spade_train.backends.openrlhf.shared_state import STATE_DIR
+from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.config.sections import RunConfig
 
 DRIVER_MODULE = "spade_train.backends.openrlhf.driver"
@@ -141,6 +142,10 @@ def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, a
         note = "" if version == OPENRLHF_VERSION else f" (this code is tested with {OPENRLHF_VERSION})"
         stream.write(f"all {sum(f.startswith('--') for f in plan.train_flags)} flags exist in the installed "
                      f"OpenRLHF {version}{note}\n")
+    sizing = kv_sizing(plan.config)
+    stream.write((sizing.line() if sizing is not None else
+                  f"KV cache per engine: not estimated (the shape of {plan.config.model.path} is not known here; a "
+                  "local model directory's config.json gives it)") + "\n")
     section = plan.config.openrlhf
     if section.environments == "fixed" and not Path(str(section.fixed_pool)).is_dir():
         stream.write(f"note: the fixed pool {section.fixed_pool} is not a directory here; it must exist where the "
