@@ -18,16 +18,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from spade_envs.checks.batch import JobResult, ValidationJob, WorkerLimits
 from spade_envs.checks.progress import Progress
 from spade_envs.checks.results import ResultsFile, settings_digest, split_finished
 from spade_envs.checks.validate import ValidatorConfig
 from spade_envs.cli import main
 from spade_envs.fuzz.runner import FuzzConfig
-from spade_envs.runtime import ExecutionLimits, create_backend
-from spade_envs.runtime.errors import EnvCrashError
+from spade_envs.runtime import ExecutionLimits
 from spade_envs.spec.models import ValidationReport, env_id_for
 
 ZOO = Path(__file__).resolve().parent / "zoo"
@@ -133,66 +130,49 @@ def test_progress_line_counts_rate_and_resumed_files() -> None:
 
 
 # ---------------------------------------------------------------------- Ray
-def _assert_trap_is_an_error(backend: Any) -> None:
-    source = (Path(__file__).parent / "hostile" / "raise_signal.py").read_text(encoding="utf-8")
-    with backend.open_session(source) as session:
-        session.reset(0)
-        with pytest.raises(EnvCrashError):
-            session.step("x")
-
-
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_pool_on_a_local_ray_cluster_survives_a_killed_worker_and_a_killed_driver(tmp_path: Path) -> None:
-    """One test, so that Ray (slow to start on a shared 2-core machine) starts once."""
-    ray = pytest.importorskip("ray")
-    from spade_envs.cluster import RaySettings, init_ray, shutdown_ray
+def check_pool_survives_a_killed_worker_and_a_killed_driver(ray: Any, tmp_path: Path) -> None:
+    """A pool validated on the running Ray cluster (it needs two free CPUs) survives a killed worker and a
+    killed driver. ``tests/test_ray_cluster.py`` runs it, in the one test that starts Ray for every check
+    that needs a cluster (two clusters at once on 2 cores thrash, and each takes seconds to start)."""
+    from spade_envs.cluster import RaySettings
     from spade_envs.cluster.ray_validate import RayValidation
 
-    backend = create_backend("wasm", LIMITS)
-    _assert_trap_is_an_error(backend)
-    # address="local": a cluster of its own, even while another test's cluster runs (ray.init would join that)
-    init_ray(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        _assert_trap_is_an_error(backend)
-        jobs = _jobs()
-        # The API: a worker killed after the first report; its files are validated again elsewhere.
-        with RayValidation("wasm", LIMITS, CONFIG, settings=RaySettings(workers=2)) as cluster:
-            pids = cluster.worker_pids()
-            assert len(set(pids)) == 2
-            finished: dict[int, JobResult] = {}
-            for index, result in cluster.run(jobs):
-                if not finished:
-                    os.kill(pids[0], signal.SIGKILL)
-                finished[index] = result
-            assert sorted(finished) == list(range(len(jobs)))
-            _check_verdicts([finished[i].report for i in range(len(jobs))])
-            assert not any("Ray worker" in f.message for r in finished.values() for f in r.report.failures)
-            assert cluster.worker_pids()[0] != pids[0]  # Ray restarted the killed worker
+    jobs = _jobs()
+    # The API: a worker killed after the first report; its files are validated again elsewhere.
+    with RayValidation("wasm", LIMITS, CONFIG, settings=RaySettings(workers=2)) as cluster:
+        pids = cluster.worker_pids()
+        assert len(set(pids)) == 2
+        finished: dict[int, JobResult] = {}
+        for index, result in cluster.run(jobs):
+            if not finished:
+                os.kill(pids[0], signal.SIGKILL)
+            finished[index] = result
+        assert sorted(finished) == list(range(len(jobs)))
+        _check_verdicts([finished[i].report for i in range(len(jobs))])
+        assert not any("Ray worker" in f.message for r in finished.values() for f in r.report.failures)
+        assert cluster.worker_pids()[0] != pids[0]  # Ray restarted the killed worker
 
-        # The command line, as another driver on this cluster: killed after its first report, then run again.
-        address = ray.get_runtime_context().gcs_address
-        results = tmp_path / "results.jsonl"
-        command = [sys.executable, "-m", "spade_envs.cli", "validate", *[job.label for job in jobs],
-                   "--examples", "20", "--timeout", "5", "--ray", address, "--results", str(results), "--json"]
-        driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and driver.poll() is None:
-            if results.exists() and results.read_text().count("\n") >= 1:
-                break
-            time.sleep(0.2)
-        driver.kill()
-        driver.communicate()
-        done_before = results.read_text().count("\n")
-        assert 1 <= done_before
-        rerun = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-        assert rerun.returncode == 1, rerun.stderr[-2000:]
-        document = json.loads(rerun.stdout)
-        assert document["summary"]["already_done"] == done_before
-        assert document["summary"]["validated"] == len(jobs) - done_before  # no file validated twice
-        assert "envs/s" in rerun.stderr  # the progress line
-        _check_verdicts([ValidationReport.model_validate(r) for r in document["results"]])
-        lines = [json.loads(line) for line in results.read_text().splitlines() if line.strip().endswith("}")]
-        assert sorted(line["report"]["path"] for line in lines) == sorted(job.label for job in jobs)
-    finally:
-        shutdown_ray()
-    _assert_trap_is_an_error(backend)
+    # The command line, as another driver on this cluster: killed after its first report, then run again.
+    address = ray.get_runtime_context().gcs_address
+    results = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "spade_envs.cli", "validate", *[job.label for job in jobs],
+               "--examples", "20", "--timeout", "5", "--ray", address, "--results", str(results), "--json"]
+    driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and driver.poll() is None:
+        if results.exists() and results.read_text().count("\n") >= 1:
+            break
+        time.sleep(0.2)
+    driver.kill()
+    driver.communicate()
+    done_before = results.read_text().count("\n")
+    assert 1 <= done_before
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert rerun.returncode == 1, rerun.stderr[-2000:]
+    document = json.loads(rerun.stdout)
+    assert document["summary"]["already_done"] == done_before
+    assert document["summary"]["validated"] == len(jobs) - done_before  # no file validated twice
+    assert "envs/s" in rerun.stderr  # the progress line
+    _check_verdicts([ValidationReport.model_validate(r) for r in document["results"]])
+    lines = [json.loads(line) for line in results.read_text().splitlines() if line.strip().endswith("}")]
+    assert sorted(line["report"]["path"] for line in lines) == sorted(job.label for job in jobs)

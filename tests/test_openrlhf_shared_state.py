@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from spade_envs.pool import PoolError
-from spade_envs.runtime import ExecutionLimits, create_backend
 from spade_envs.runtime.errors import EnvCrashError
 from spade_envs.spec.models import CheckFailure, EnvSpec, Provenance, env_id_for
 from spade_train.backends.openrlhf.checkpoints import model_checkpoint_step, rotate_hf_snapshots
@@ -246,38 +245,6 @@ def test_a_fresh_start_ignores_an_old_state_and_bad_pool_directories_fail_in_one
 
 # ---------------------------------------------------------------------------------- the Ray actor
 @pytest.mark.filterwarnings("ignore::FutureWarning")  # Ray's notice about GPU environment variables
-def test_the_state_actor_on_ray_serves_executors_restores_and_runs_under_the_driver(tmp_path, monkeypatch, capsys):
-    """One test, so that Ray (slow to start on a shared 2-core machine) starts once even under xdist.
-
-    The cluster is two local nodes: a head started with no CPUs, as KubeRay heads often are, where the
-    driver runs, and a worker node with one CPU. The actor was pinned hard to the driver's node and
-    never started there; it must start on the worker.
-
-    It also checks that starting Ray does not break the sandbox of this process: a WebAssembly engine
-    made before ``ray.init`` (as other tests in this worker do) must still turn a guest trap into an
-    error afterwards, not die of it (it did, with a plain ``ray.init``)."""
-    ray = pytest.importorskip("ray")
-    from ray.cluster_utils import Cluster
-
-    from spade_train.backends.openrlhf.ray_actor import init_ray, shutdown_ray
-
-    backend = create_backend("wasm", ExecutionLimits(call_timeout_s=5.0))
-    assert_trap_is_an_error(backend)
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-    worker = cluster.add_node(num_cpus=1)
-    init_ray(address=cluster.address, log_to_driver=False, configure_logging=False)
-    try:
-        assert_trap_is_an_error(backend)
-        check_actor_round_trip(ray, tmp_path / "actor", worker.node_id)
-        model = check_rollout_actor(ray, tmp_path / "rollout")
-        check_driver(tmp_path / "driver", monkeypatch, capsys)
-        check_the_run_stops_once_the_state_is_gone(tmp_path / "stopped", model, monkeypatch, capsys)
-    finally:
-        shutdown_ray()
-        cluster.shutdown()
-    assert_trap_is_an_error(backend)
-
-
 def assert_trap_is_an_error(backend: Any) -> None:
     source = (Path(__file__).parent / "hostile" / "raise_signal.py").read_text(encoding="utf-8")
     with backend.open_session(source) as session:
