@@ -32,7 +32,7 @@ def test_validation_pools_and_the_openrlhf_state_on_one_local_ray_cluster(tmp_pa
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
 
-    from spade_train.backends.openrlhf.ray_actor import init_ray, shutdown_ray
+    from spade_envs.cluster.trap_handlers import init_ray, shutdown_ray
 
     backend = create_backend("wasm", ExecutionLimits(call_timeout_s=5.0))
     assert_trap_is_an_error(backend)

@@ -117,7 +117,8 @@ def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, r
     ends the job here in one line, with its cause and where to resume from."""
     import ray
 
-    from spade_train.backends.openrlhf.ray_actor import finish_state, init_ray, start_state_actor
+    from spade_envs.cluster.trap_handlers import init_ray
+    from spade_train.backends.openrlhf.ray_actor import finish_state, start_state_actor
 
     secrets = dict(secrets or {})
     os.environ.update(secrets)

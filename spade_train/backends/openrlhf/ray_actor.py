@@ -14,18 +14,17 @@ Resilience:
   executor's fault barrier), never the job.
 - **restarts**: Ray restarts a dead actor up to ``openrlhf.state_restarts`` times; ``StateActor`` then
   restores the state's latest checkpoint (``state/latest``). Calls in flight when it died fail (they
-  are not retried: recording a design twice would count it twice).
+  are not retried: recording a design twice would count it twice). Once the restarts are used up, a call
+  raises ``StateLost`` and the run stops (``stops.py``).
+- **the sandbox**: the driver starts Ray with ``spade_envs.cluster.trap_handlers.init_ray``, which keeps
+  this process's WebAssembly trap handlers (``ray.init`` replaces them).
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import hashlib
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,72 +36,6 @@ from spade_train.loop.summary import AttemptSummary
 from spade_train.memory import NearDuplicate
 
 NAMESPACE = "spade"
-
-
-@contextmanager
-def sandbox_trap_handlers_kept() -> Iterator[None]:
-    """Put back, after the block, the native trap-signal handlers in place before it.
-
-    wasmtime turns a trap in guest code (an abort, a stack overflow) into an error through its own
-    SIGILL/SIGSEGV/SIGBUS/SIGFPE handlers, installed when the first engine is made. ``ray.init`` installs
-    handlers over them (absl's failure handler in its core worker, Python's faulthandler) and
-    ``ray.shutdown`` changes them again; from then on a trapping environment kills the whole process
-    instead of raising ``EnvCrashError`` (measured with the hostile ``raise_signal`` program, in a script
-    and in a pytest worker). Processes where Ray starts before any engine (Ray's workers and actors)
-    never need this; a driver that validated environments before starting Ray does.
-    """
-    saved = _trap_handlers()
-    try:
-        yield
-    finally:
-        _restore_trap_handlers(saved)
-
-
-def init_ray(**options: Any) -> None:
-    """``ray.init`` that leaves this process's WebAssembly sandbox working (see above)."""
-    import ray
-
-    with sandbox_trap_handlers_kept():
-        ray.init(**options)
-
-
-def shutdown_ray() -> None:
-    """``ray.shutdown`` that leaves this process's WebAssembly sandbox working (see above)."""
-    import ray
-
-    with sandbox_trap_handlers_kept():
-        ray.shutdown()
-
-
-_TRAP_SIGNALS = ("SIGILL", "SIGSEGV", "SIGBUS", "SIGFPE")
-_SIGACTION_BYTES = 512
-"""More than any platform's ``struct sigaction``: the handler is copied as opaque bytes."""
-
-
-def _trap_handlers() -> dict[int, Any]:
-    """The native handlers of the trap signals, as opaque ``struct sigaction`` buffers (POSIX only)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        sigaction = libc.sigaction
-    except (OSError, AttributeError):  # no sigaction (Windows): nothing to keep
-        return {}
-    saved = {}
-    for name in _TRAP_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        buffer = ctypes.create_string_buffer(_SIGACTION_BYTES)
-        if sigaction(int(number), None, buffer) == 0:
-            saved[int(number)] = buffer
-    return saved
-
-
-def _restore_trap_handlers(saved: dict[int, Any]) -> None:
-    if not saved:
-        return
-    sigaction = ctypes.CDLL(None, use_errno=True).sigaction
-    for number, buffer in saved.items():
-        sigaction(number, buffer, None)
 
 
 def state_actor_name(run_dir: Path) -> str:
