@@ -289,7 +289,8 @@ def test_a_long_reply_is_read_without_blocking_the_event_loop(tmp_path):
     """Issue 36: on OpenRLHF the designer's reply is read on the rollout engine's event loop, which streams
     every sample and fires the design budget. A reply of 90,000 fence lines inside an open string (about a
     second to read, all of it) is read in a worker thread: while it is read, a heartbeat on the loop never
-    waits a quarter of the reading time (measured in the same run, so a busy machine stretches both)."""
+    waits half the reading time (read on the loop, it would wait all of it; both are measured in the same
+    run, so a busy machine stretches both)."""
     from dataclasses import replace
 
     slow = "```python\nclass HelpEnv:\n    HELP = '''\n" + "```\n" * 90_000
@@ -318,6 +319,6 @@ def test_a_long_reply_is_read_without_blocking_the_event_loop(tmp_path):
     assert language.reads and not any(on_loop for *_, on_loop in language.reads)
     start, end, _ = max(language.reads, key=lambda read: read[1] - read[0])  # the long reply's reading
     gaps = [later - earlier for earlier, later in itertools.pairwise(beats) if later > start and earlier < end]
-    assert gaps and max(gaps) < (end - start) / 4, (max(gaps), end - start)
+    assert gaps and max(gaps) < (end - start) / 2, (max(gaps), end - start)
     loop.close()
     memory.close()

@@ -7,6 +7,7 @@ here and must name what a CPU machine lacks.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -72,6 +73,8 @@ def test_the_cpu_tests_run_at_openrlhfs_transformers_pin():
 
 
 def test_the_check_names_what_a_cpu_machine_lacks():
+    if importlib.util.find_spec("vllm") is not None:
+        pytest.skip("vLLM is installed here: this is not the CPU machine the check is asked about")
     done = subprocess.run(["bash", str(SCRIPT), "--check"], capture_output=True, text=True, check=False,
                           timeout=120, env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
     assert done.returncode == 1, done.stderr

@@ -110,13 +110,17 @@ def number_key(value: Fraction) -> str:
 def answer_key(answer: Any) -> str:
     """One canonical key per answer: numbers by value ('0.5', '1/2' and '\\frac{1}{2}' share '1/2'),
     text lower-cased with spaces collapsed and a final full stop dropped."""
-    return _text_key(str(answer)[:2_000])
+    text = str(answer)[:2_000]
+    return _remembered_key(text) if len(text) <= KEY_CACHE_CHARS else _text_key(text)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+KEY_CACHE_CHARS = 256
+"""Keys of texts up to this long are remembered: the probes ask for the keys of the same candidates,
+answers and moves many times over (a hundred thousand calls in one validation), and nearly all are short.
+Longer texts (guest output, up to 2,000 characters) are not kept, so the cache stays a few MB."""
+
+
 def _text_key(text: str) -> str:
-    """``answer_key`` of a text, remembered: the probes ask for the keys of the same candidates, answers and
-    moves many times over (a hundred thousand calls in one validation)."""
     fast = _integer_key(text)
     if fast is not None:
         return fast
@@ -125,6 +129,9 @@ def _text_key(text: str) -> str:
     if value is not None:
         return number_key(value)
     return " ".join(inner.lower().split()).removesuffix(".").strip()
+
+
+_remembered_key = functools.lru_cache(maxsize=1 << 15)(_text_key)
 
 
 def _integer_key(text: str) -> str | None:
