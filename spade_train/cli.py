@@ -88,6 +88,10 @@ def train(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
                             stream=out)
     if args.dry_run or args.address:
         raise UsageError("--dry-run and --address are for the openrlhf backend; add --set run.backend=openrlhf")
+    if config.sampling.truncation():
+        raise UsageError(f"sampling.{config.sampling.truncation()[0]} truncates what the embedded trainer's rows "
+                         "are sampled from, and it recomputes their log-probs at the temperature alone, which "
+                         "biases every importance ratio: drop it for spade-train run (generate-pool may keep it)")
     if config.model.path is not None and not Path(config.model.path).is_dir():
         raise UsageError(f"model.path {config.model.path} is not a directory; point it at a local transformers "
                          "checkpoint (models are never downloaded at run time)")

@@ -38,6 +38,7 @@ HintCleaning = Literal["strip_json_fence", "clean"]
 PlaySeeds = Literal["independent", "paired"]
 MemoryWinRate = Literal["positive_return", "wins"]
 DesignScoring = Literal["window", "attempt"]
+TrainedSampling = Literal["truncated", "full"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class Semantics:
     play_seeds: PlaySeeds
     memory_win_rate: MemoryWinRate
     design_scoring: DesignScoring
+    trained_sampling: TrainedSampling
 
     def with_overrides(self, **overrides: str | None) -> Semantics:
         """This mode with the options given (None: keep the mode's value)."""
@@ -163,6 +165,17 @@ OPTIONS: tuple[Option, ...] = (
            "attempt", "the K hinted and K unhinted plays of its own attempt, nested in the designer sample",
            "the reward comes back with the sample, on-policy, with K paired plays instead of whatever the "
            "window's leases happen to give"),
+    Option("trained_sampling", "how the agent and the designer sample, and so which log-probs their rows carry",
+           "truncated", "top-k and top-p as configured (the release: 20 and 0.95); the release keeps SGLang's "
+           "log-probs, which are the temperature-scaled ones before truncation, and its trainer recomputes at "
+           "--rollout-temperature 1.0 while sampling at 0.6; on OpenRLHF, vLLM returns the truncated "
+           "distribution's log-probs and the trainer recomputes temperature-only ones",
+           "spade/slime/arguments.py:36-47, 69-80; spade/slime/model_adapter.py:60-70, 172-210; "
+           "cmd/games/train_spade_30b.sh:103",
+           "full", "temperature only: top-k and top-p must be off for both roles, so the log-probs the engine "
+           "returns are the distribution the trainer recomputes",
+           "an importance ratio between a truncated and an untruncated distribution is below 1 on every kept "
+           "token (by the kept mass), a bias no clip removes"),
 )
 
 SEMANTICS: dict[str, Semantics] = {

@@ -172,3 +172,29 @@ def test_the_turns_of_an_episode_share_one_forward_and_read_as_if_alone(tiny_mod
         for packed, own in zip(together, single):
             assert packed[index] is not None and own[0] is not None
             assert torch.allclose(packed[index], own[0], atol=1e-5)
+
+
+@pytest.mark.parametrize("truncation", [{}, {"top_k": 20, "top_p": 0.95}], ids=["full", "truncated"])
+def test_sampled_log_probs_match_the_trainers_only_without_truncation(tiny_model_dir, truncation):  # noqa: F811
+    """Issue 36, item 4: the trainer recomputes log-probs at the temperature alone. Sampled without top-k/top-p
+    (``semantics.trained_sampling = "full"``) the engine's processed log-probs are that distribution, token for
+    token; sampled truncated (the release), every kept token's recomputed log-prob is lower by the mass cut
+    away, so every importance ratio is below 1."""
+    from spade_train.policies.base import GenerationRequest, SamplingParams
+    from spade_train.policies.transformers_local import TransformersPolicy
+
+    model, tokenizer = _model_and_tokenizer(tiny_model_dir)
+    policy = TransformersPolicy(model, tokenizer)
+    sampling = SamplingParams(temperature=0.6, max_tokens=24, seed=5, **truncation)
+    generation = policy.generate_blocking(GenerationRequest(messages=[{"role": "user", "content": "Play."}],
+                                                            sampling=sampling))
+    sample = TrainingSample(list(generation.prompt_token_ids), list(generation.completion_token_ids),
+                            list(generation.completion_logprobs), 1.0, temperature=0.6)
+    with torch.no_grad():
+        recomputed = GRPOTrainer(model, GRPOSection()).token_logprobs([sample])[0]
+    log_ratio = recomputed - torch.tensor(sample.old_logprobs)
+    assert len(sample.completion_ids) >= 3
+    if truncation:
+        assert bool((log_ratio < -1e-4).all()), log_ratio  # a random model's tail is wide: every token loses mass
+    else:
+        assert float(log_ratio.abs().max()) < 1e-4

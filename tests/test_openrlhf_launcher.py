@@ -27,7 +27,7 @@ from spade_train.backends.openrlhf.command import (
 )
 from spade_train.backends.openrlhf.data import plan_rows, row_headroom
 from spade_train.backends.openrlhf.labels import LabelError, RowLabel
-from spade_train.backends.openrlhf.launcher import with_absolute_paths
+from spade_train.backends.openrlhf.launcher import importance_line, with_absolute_paths
 from spade_train.backends.openrlhf.ray_actor import state_actor_name
 from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.cli import main
@@ -110,6 +110,10 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
     sizing = kv_sizing(config)
     assert sizing is not None and sizing.line() in output.splitlines()
     assert sizing.fits or "30b" not in recipe.stem
+    # The trained rows' log-probs against the trainer's (issue 36, item 4): every recipe samples as the release
+    # does, truncated, and the dry run says what that does to the importance ratios.
+    assert importance_line(config) in output.splitlines()
+    assert "truncated distribution's log-probs" in importance_line(config)
     section = config.openrlhf
     expected = {
         "--actor.model_name_or_path": config.model.path,

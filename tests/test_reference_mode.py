@@ -9,6 +9,7 @@ on random inputs against a local copy of it.
 from __future__ import annotations
 
 import asyncio
+import io
 import math
 import random
 
@@ -334,3 +335,25 @@ def test_memory_ties_keep_the_oldest_in_reference_mode(tmp_path) -> None:
     assert drawn("oldest") == {ids[11], *ids[:9]}
     assert drawn("newest") == {ids[11], *ids[2:11]}
     memory.close()
+
+
+def test_truncated_sampling_is_the_release_s_and_refused_where_log_probs_would_disagree(tmp_path, capsys) -> None:
+    """Issue 36, item 4: reference mode samples with the release's top-k/top-p; toolkit mode keeps trained rows
+    untruncated and refuses a config that truncates them; the embedded trainer refuses truncation outright."""
+    from spade_train.cli import main
+
+    truncated = {"sampling": {"top_p": 0.95, "top_k": 20}}
+    assert RunConfig.model_validate({**truncated, "semantics": {"mode": "reference"}}).semantics.resolved(
+    ).trained_sampling == "truncated"
+    with pytest.raises(ValueError, match="sampling.top_p truncates"):
+        RunConfig.model_validate({**truncated, "semantics": {"mode": "toolkit"}})
+    with pytest.raises(ValueError, match="sampling.designer_top_k truncates"):
+        RunConfig.model_validate({"sampling": {"designer_top_k": 20}})
+    RunConfig.model_validate({**truncated, "semantics": {"mode": "toolkit", "trained_sampling": "truncated"}})
+
+    config = tmp_path / "run.toml"
+    config.write_text('[sampling]\ntop_p = 0.9\n[semantics]\nmode = "reference"\n', encoding="utf-8")
+    code = main(["run", "--config", str(config), "--out", str(tmp_path / "out")], out=io.StringIO())
+    assert code == 2 and not (tmp_path / "out").exists()
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "sampling.top_p truncates what the embedded trainer's rows" in error

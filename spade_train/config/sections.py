@@ -271,6 +271,10 @@ class SemanticsSection(_Section):
     design_scoring: Literal["window", "attempt"] | None = None
     """OpenRLHF only: score a design over its delay window ("window", the release) or by its own attempt's
     nested plays ("attempt"); see ``spade_train.backends.openrlhf.executor``."""
+    trained_sampling: Literal["truncated", "full"] | None = None
+    """"full": the agent and the designer sample at their temperature only (``[sampling]`` top_p 1, top_k
+    unset), so trained log-probs are the distribution the trainer recomputes; "truncated" (the release):
+    top-k/top-p as configured, and OpenRLHF's importance ratios are then biased (docs: deviations)."""
 
     def resolved(self) -> Semantics:
         """The mode's options with the overrides set here."""
@@ -307,6 +311,12 @@ class SamplingSection(_Section):
     """The hint call's token budget (the release: 4,096 for games, 2,048 for tool use)."""
     hint_attempts: int = Field(1, ge=1)
     """Hint calls made until one returns a reply (the release: 3)."""
+
+    def truncation(self) -> list[str]:
+        """The settings that truncate the agent's or the designer's distribution (top-p below 1, a top-k)."""
+        return [name for name, on in (("top_p", self.top_p < 1), ("top_k", self.top_k is not None),
+                                      ("designer_top_p", self.designer_top_p < 1),
+                                      ("designer_top_k", self.designer_top_k is not None)) if on]
 
     def designer(self) -> SamplingParams:
         from spade_train.policies.base import SamplingParams
@@ -536,6 +546,11 @@ class RunConfig(_Section):
         if self.loop.frozen_designer and self.loop.train_designer:
             raise ValueError("loop.frozen_designer samples designs from a frozen copy, which is never trained; "
                              "set loop.train_designer = false as well")
+        if self.semantics.resolved().trained_sampling == "full" and self.sampling.truncation():
+            raise ValueError(f"sampling.{self.sampling.truncation()[0]} truncates the distribution the trained rows "
+                             "are sampled from, while semantics.trained_sampling = \"full\" (toolkit mode) keeps "
+                             "their log-probs the trainer's: drop it, or set semantics.trained_sampling = "
+                             "\"truncated\"")
         if self.run.backend == "openrlhf":
             if self.loop.frozen_designer:
                 raise ValueError("loop.frozen_designer is an embedded-backend option; use loop.train_designer = "

@@ -125,6 +125,24 @@ def format_command(argv: list[str]) -> str:
     return " \\\n    ".join(" ".join(line) for line in lines)
 
 
+def importance_line(config: RunConfig) -> str:
+    """What the trained rows' log-probs are against the trainer's, for the dry run.
+
+    OpenRLHF asks vLLM for processed log-probs (after top-k/top-p) whenever importance correction is on, and
+    its trainer recomputes log-probs at the rollout temperature alone; the two agree only when nothing is
+    truncated (``semantics.trained_sampling``).
+    """
+    if config.openrlhf.importance_correction == "off":
+        return "importance correction off: the trainer does not read the engines' log-probs"
+    truncation = config.sampling.truncation()
+    if not truncation:
+        return (f"log-probs: trained rows sample at temperature {config.sampling.temperature} alone, so vLLM's "
+                "log-probs are the distribution the trainer recomputes")
+    return (f"log-probs: trained rows sample with {', '.join(truncation)} (trained_sampling \"truncated\", the "
+            "release's); vLLM returns the truncated distribution's log-probs, the trainer recomputes at the "
+            "temperature alone: importance ratios sit below 1 by the mass cut away")
+
+
 def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, address: str | None,
                  stream: TextIO) -> int:
     plan = prepare_run(config, out, resume=resume)
@@ -146,6 +164,7 @@ def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, a
     stream.write((sizing.line() if sizing is not None else
                   f"KV cache per engine: not estimated (the shape of {plan.config.model.path} is not known here; a "
                   "local model directory's config.json gives it)") + "\n")
+    stream.write(importance_line(plan.config) + "\n")
     section = plan.config.openrlhf
     if section.environments == "fixed" and not Path(str(section.fixed_pool)).is_dir():
         stream.write(f"note: the fixed pool {section.fixed_pool} is not a directory here; it must exist where the "
