@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -191,6 +193,80 @@ def test_steps_count_kept_groups_and_left_over_rows_are_marked_done(tmp_path):
     assert metrics[-1]["rows_last_to_step"] == 6
 
 
+def test_a_call_retried_after_a_restart_is_applied_once(tmp_path):
+    """Issue 36, item 7: the client sends each call with a request id and sends it again once the restarted
+    actor answers. A call whose first try is in the restored checkpoint gets that try's answer; one whose
+    first try was lost with the actor is applied afresh. Never twice."""
+    state = SharedState(make_config(), tmp_path / "run", local_dir=tmp_path / "node-a", background_writes=True)
+    state.answer("a", "lease", row=0, samples=1)
+    first = state.answer("b", "finish_row", 0, True)
+    assert state.answer("b", "finish_row", 0, True) == first and state.groups_kept == 1  # a plain retry
+    state.answer("c", "lease", row=1, samples=1)
+    closing = state.answer("d", "finish_row", 1, True)  # closes step 1: the checkpoint keeps this answer
+    state.answer("e", "lease", row=2, samples=1)  # after the checkpoint: lost with the actor
+    state.close()
+
+    restarted = SharedState(make_config(), tmp_path / "run", restore="latest", local_dir=tmp_path / "node-b",
+                            background_writes=True)
+    assert (restarted.groups_kept, restarted.rows_started) == (2, 2)
+    assert restarted.answer("d", "finish_row", 1, True) == closing and restarted.groups_kept == 2
+    assert restarted.answer("e", "lease", row=2, samples=1).environment.id and restarted.rows_started == 3
+    assert restarted.answer("e", "lease", row=2, samples=1) and restarted.rows_started == 3
+    restarted.close()
+
+
+def test_a_checkpoint_is_copied_to_the_run_directory_off_the_calls_path(tmp_path, monkeypatch):
+    """Issue 36, item 7: at a step's close the state is staged on local disk and copied to the run directory
+    (shared storage, often slow) on the writer thread: while that copy hangs, calls go on. A copy that
+    fails is reported by the next checkpoint, in one line."""
+    import threading
+
+    from spade_train.run.directory import Checkpoints
+
+    state = SharedState(make_config(), tmp_path / "run", local_dir=tmp_path / "node", background_writes=True)
+    release, writing = threading.Event(), threading.Event()
+    save = Checkpoints.save
+
+    def slow_save(self, *args, **kwargs):
+        writing.set()
+        assert release.wait(60), "the test never released the copy"
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(Checkpoints, "save", slow_save)
+
+    def calls() -> None:
+        for row in range(2):
+            state.answer(f"lease-{row}", "lease", row=row, samples=1)
+            state.answer(f"finish-{row}", "finish_row", row, True)  # the second closes step 1
+        assert writing.wait(60)
+        for row in range(2, 6):  # while the copy hangs
+            lease = state.answer(f"lease-{row}", "lease", row=row, samples=1)
+            state.answer(f"report-{row}", "report_episode", lease.environment.id, 1.0, True, False)
+        state.near_duplicates(COUNTER_ENV, 0.9)
+
+    worker = threading.Thread(target=calls)
+    worker.start()
+    worker.join(60)
+    finished_while_copying = not worker.is_alive()
+    release.set()
+    worker.join(60)
+    assert finished_while_copying, "calls waited for the checkpoint's copy to the run directory"
+    assert state.checkpoint().name == "latest" and state.trained_steps == 1
+    assert json.loads((tmp_path / "run" / STATE_DIR / "latest" / STATE_FILE).read_text())["rows_started"] == 6
+
+    def failing_save(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Checkpoints, "save", failing_save)
+    for row in range(6, 8):
+        state.answer(f"lease-{row}", "lease", row=row, samples=1)
+        state.answer(f"finish-{row}", "finish_row", row, True)  # closes step 2: its copy fails
+    state.wait_for_writes()
+    with pytest.raises(StateError, match="checkpoint failed: OSError: .*No space left on device"):
+        state.checkpoint()
+    state.close()
+
+
 def test_a_resume_restores_the_step_the_model_resumes_from(tmp_path):
     paths = RunPaths(tmp_path)
     for step in (1, 2, 3):
@@ -286,7 +362,14 @@ def check_actor_round_trip(ray: Any, run_dir: Path, worker_node: str) -> None:
     ray.kill(handle, no_restart=False)
     restarted = call_until_back(ray, handle.state_dict)
     assert restarted == before and restarted["groups_kept"] == 1
+    # Issue 36, item 7: the process dies (a crash: it uses up a restart); a call made meanwhile waits for the
+    # restarted actor and is sent again, once, so the sample goes on instead of faulting.
+    os.kill(call_until_back(ray, handle.process_id), signal.SIGKILL)
+    lease = asyncio.run(client.lease(9, 1, False))
+    assert lease.environment.id and call_until_back(ray, handle.state_dict)["rows_started"] == (
+        before["rows_started"] + 1)
     ray.kill(handle)
+    wait_until_dead(ray, handle)  # ray.kill returns before the actor is gone
     # Killed for good: a call through the client stops the run (not one sample), and so does connecting anew.
     with pytest.raises(StateLost, match="died and Ray will not restart it"):
         asyncio.run(client.settings())
@@ -411,6 +494,24 @@ def call_until_back(ray: Any, method: Any, seconds: float = 120.0) -> Any:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
+
+
+def wait_until_dead(ray: Any, handle: Any, seconds: float = 60.0) -> None:
+    """Return once calls to the actor fail with ``ActorDiedError``."""
+    import time
+
+    from ray.exceptions import ActorDiedError, ActorUnavailableError
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            ray.get(handle.ping.remote(), timeout=seconds)
+        except ActorDiedError:
+            return
+        except ActorUnavailableError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("the killed actor still answers")
 
 
 def check_driver(run_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

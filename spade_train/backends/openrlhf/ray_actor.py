@@ -1,8 +1,10 @@
 """The shared self-play state as a Ray named actor, and the executor's client for it.
 
 The driver starts one actor per run, named after the run directory; every rollout engine finds it by
-the name in its rows' labels. The actor runs one call at a time, which is what the SQLite memory and the
-lease bookkeeping want; calls are short (milliseconds), so it is not a bottleneck next to generation.
+the name in its rows' labels. The actor serves ``STATE_ACTOR_THREADS`` calls at once: each holds the
+state's lock only while it reads or changes the state in memory (milliseconds), and the slow part of a
+checkpoint, copying it to the run directory on shared storage, runs on the state's writer thread, so no
+call waits behind it.
 
 Resilience:
 
@@ -13,9 +15,10 @@ Resilience:
   (``RayStateClient``, ``openrlhf.state_timeout_s``). A call over it fails that one sample (the
   executor's fault barrier), never the job.
 - **restarts**: Ray restarts a dead actor up to ``openrlhf.state_restarts`` times; ``StateActor`` then
-  restores the state's latest checkpoint (``state/latest``). Calls in flight when it died fail (they
-  are not retried: recording a design twice would count it twice). Once the restarts are used up, a call
-  raises ``StateLost`` and the run stops (``stops.py``).
+  restores the state's latest checkpoint (``state/latest``). A call in flight when it died, or made while
+  it restarts, is sent again once the actor answers, under the same request id, so the sample goes on;
+  ``SharedState.answer`` makes sure a call that did run before the death is not applied twice. Once the
+  restarts are used up, a call raises ``StateLost`` and the run stops (``stops.py``).
 - **the sandbox**: the driver starts Ray with ``spade_envs.cluster.trap_handlers.init_ray``, which keeps
   this process's WebAssembly trap handlers (``ray.init`` replaces them).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,10 @@ from spade_train.loop.summary import AttemptSummary
 from spade_train.memory import NearDuplicate
 
 NAMESPACE = "spade"
+READS = frozenset({"settings", "near_duplicates"})
+"""Calls that change nothing: sent as they are (no request id), beside any other call."""
+STATE_ACTOR_THREADS = 8
+"""Calls the actor serves at once (Ray's ``max_concurrency``; the state's lock keeps them consistent)."""
 
 
 def state_actor_name(run_dir: Path) -> str:
@@ -52,7 +60,11 @@ class StateActor(SharedState):
 
         if ray.get_runtime_context().was_current_actor_reconstructed:
             restore = "latest"
-        super().__init__(config, run_dir, restore=restore)
+        super().__init__(config, run_dir, restore=restore, background_writes=True)
+
+    def ping(self) -> bool:
+        """Answers once the actor is up (the client waits on it after a restart)."""
+        return True
 
     def where(self) -> str:
         """The id of the node the actor runs on."""
@@ -80,7 +92,7 @@ def start_state_actor(config: RunConfig, run_dir: Path, *, restore: Restore, nam
     here = ray.get_runtime_context().get_node_id()
     section = config.openrlhf
     handle = ray.remote(StateActor).options(
-        name=name or state_actor_name(run_dir), namespace=NAMESPACE, num_cpus=1, max_concurrency=1,
+        name=name or state_actor_name(run_dir), namespace=NAMESPACE, num_cpus=1, max_concurrency=STATE_ACTOR_THREADS,
         max_restarts=section.state_restarts, max_task_retries=0,
         scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=here, soft=True),
     ).remote(config, str(Path(run_dir).resolve()), restore=restore)
@@ -132,8 +144,23 @@ class RayStateClient:
                             "or was never started") from None
 
     async def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """One call to the actor. A timeout or a restart in progress fails the one sample (a fault); an actor
-        that died for good (its restarts used up, or killed) stops the run (``StateLost``)."""
+        """One call to the actor; one that changes the state is made at most once (``SharedState.answer``,
+        by a fresh request id).
+
+        An actor that restarts while the call is in flight, or before it is made, is waited for (until
+        ``timeout_s``) and the call sent once more under the same id. A timeout, or a second loss, fails the
+        one sample (a fault); an actor that died for good (its restarts used up, or killed) stops the run
+        (``StateLost``)."""
+        from ray.exceptions import ActorUnavailableError
+
+        call = ((method,) if method in READS else ("answer", uuid.uuid4().hex, method)) + args
+        try:
+            return await self._send(*call, **kwargs)
+        except ActorUnavailableError:
+            await self._until_back()
+            return await self._send(*call, **kwargs)
+
+    async def _send(self, method: str, *args: Any, **kwargs: Any) -> Any:
         from ray.exceptions import ActorDiedError
 
         try:
@@ -142,6 +169,22 @@ class RayStateClient:
         except ActorDiedError as error:
             why = " ".join(str(error).split())[:300]
             raise StateLost(f"the shared-state actor {self.name!r} died and Ray will not restart it ({why})") from None
+
+    async def _until_back(self) -> None:
+        """Wait until the restarted actor answers (``TimeoutError`` after ``timeout_s``)."""
+        from ray.exceptions import ActorUnavailableError
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout_s
+        while True:
+            try:
+                await self._send("ping")
+                return
+            except ActorUnavailableError:
+                if loop.time() > deadline:
+                    raise TimeoutError(f"the shared-state actor {self.name!r} did not come back within "
+                                       f"{self.timeout_s:g} s") from None
+                await asyncio.sleep(0.2)
 
     async def settings(self) -> dict[str, Any]:
         return await self._call("settings")

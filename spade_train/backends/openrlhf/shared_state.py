@@ -29,17 +29,24 @@ What it does:
   episodes (where a restarted actor resumes), and ``state/steps/step-<N>`` after the steps the model
   is checkpointed at (``run.checkpoint_every``), where ``--resume`` restores the step OpenRLHF's own
   checkpoint restarts from. Records after that step (``attempts.jsonl``, ``step_metrics.jsonl``) are
-  dropped on such a resume, since the run redoes them.
+  dropped on such a resume, since the run redoes them. In the actor, a checkpoint is staged on local
+  disk under the lock and copied to the run directory by a writer thread, off the calls' path.
+- **calls made once** ``answer``: the actor's clients send every call with a request id and retry it once
+  after the actor restarts; the answers of the latest calls are checkpointed, so a retried call is
+  either answered from the restored state or applied afresh, never twice.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import random
 import shutil
 import tempfile
 import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -73,6 +80,9 @@ STATE_FORMAT = 4
 READABLE_FORMATS = (3, 4)
 """Format 4 added the designs waiting for their delay window (``pending``); a format-3 file has none."""
 CHECKPOINT_EVERY_EPISODES = 256
+ANSWERS_FILE = "answers.pickle"
+KEPT_ANSWERS = 16
+"""Answers of the latest calls a checkpoint keeps, so a call retried after a restart is not applied twice."""
 Restore = Literal["latest"] | int | None
 """Where a shared state starts: None afresh, "latest" from ``state/latest`` (a restarted actor), or
 from ``state/steps/step-<N>`` (a resumed run whose model restarts from step N)."""
@@ -180,7 +190,10 @@ class SharedState:
     """The run's shared self-play state (see the module docstring). Every public method is thread-safe."""
 
     def __init__(self, config: RunConfig, run_dir: str | Path, *, restore: Restore = None,
-                 local_dir: str | Path | None = None) -> None:
+                 local_dir: str | Path | None = None, background_writes: bool = False) -> None:
+        """``background_writes``: checkpoints taken at a step's close or every 256 episodes are copied to the
+        run directory on a writer thread, so the calls behind them do not wait for shared storage (the
+        actor's setting); an explicit ``checkpoint()`` still returns once written."""
         self.config = config
         self.run_dir = Path(run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -204,6 +217,15 @@ class SharedState:
         self._leases: dict[int, tuple[str, int, int]] = {}
         self._counters = _StepCounters()
         self._reports_since_checkpoint = 0
+        self._answers: OrderedDict[str, Any] = OrderedDict()
+        """Request id -> answer of the latest ``answer`` calls (``KEPT_ANSWERS``), checkpointed with the state."""
+        self._answering = False
+        self._checkpoint_due: bool | None = None
+        """A checkpoint asked for inside ``answer`` (with ``aligned``), taken once the answer is kept."""
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="spade-state-writer") if background_writes else None
+        self._written: Future[Path] | None = None
+        self._writer_error: str | None = None
+        self._snapshots = 0
         self.window = (config.semantics.resolved().design_scoring == "window"
                        and config.openrlhf.environments == "self_play")
         """Designs are scored over their delay window (``pending``); False: by their own attempt."""
@@ -215,6 +237,8 @@ class SharedState:
         """Designer row -> (the pending row it returns, that row's scored slots, samples handed so far)."""
         if source is not None:
             self._load_state(json.loads((source / STATE_FILE).read_text(encoding="utf-8")))
+            if (source / ANSWERS_FILE).is_file():
+                self._answers = pickle.loads((source / ANSWERS_FILE).read_bytes())
             if restore != "latest":
                 self._drop_records_after(self.trained_steps)
         else:
@@ -321,7 +345,7 @@ class SharedState:
                "rows_last_to_step": self._rows_last_to_step()}
         self._append(METRICS_FILE, row)
         every = self.config.run.checkpoint_every
-        self.checkpoint(aligned=step % every == 0 or step == self.config.run.iterations)
+        self._checkpoint_soon(aligned=step % every == 0 or step == self.config.run.iterations)
 
     def _rows_last_to_step(self) -> int | None:
         """The step the rows written would reach at the pass rate measured so far (None: nothing kept)."""
@@ -368,8 +392,9 @@ class SharedState:
                        ema=self.emas.get(skill), train=train, done=self.done)
 
     def near_duplicates(self, code: str, threshold: float) -> list[NearDuplicate]:
-        with self._lock:
-            return self.memory.find_near_duplicates(code, threshold)
+        """A read: the memory is thread-safe on its own, so this runs beside other calls without the state's
+        lock (parsing ``code`` is the slow part)."""
+        return self.memory.find_near_duplicates(code, threshold)
 
     def record_design(self, row: int, summary: AttemptSummary) -> bool:
         """Record one attempt of designer row ``row``; returns whether its environment joined the rotation."""
@@ -591,7 +616,7 @@ class SharedState:
                 del self.environments[env_id]
             self._reports_since_checkpoint += 1
             if self._reports_since_checkpoint >= CHECKPOINT_EVERY_EPISODES:
-                self.checkpoint()
+                self._checkpoint_soon()
 
     # ------------------------------------------------------------------ state
     def state_dict(self) -> dict[str, Any]:
@@ -631,27 +656,98 @@ class SharedState:
                 if design is not None:
                     self._pending_designs[design.env_id] = design
 
-    def checkpoint(self, *, aligned: bool = False) -> Path:
-        """Write ``state/latest`` (the state and a copy of the memory), swapped in whole; with ``aligned``
-        also ``state/steps/step-<trained steps>`` and rotate the model's Hugging Face snapshots."""
+    # ------------------------------------------------------------------ calls and checkpoints
+    def answer(self, request: str, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Run one client call, once: a call retried with the same ``request`` id (its first try may or may
+        not have run before the actor died) gets the first try's answer instead of being applied twice.
+
+        Answers are kept for the latest ``KEPT_ANSWERS`` calls and go into every checkpoint, and a checkpoint
+        asked for during the call is taken after its answer is kept. So a retry after a restart is either
+        answered from the checkpoint (its first try is in the restored state) or applied afresh (it is not).
+        """
         with self._lock:
-            state = self.state_dict()
+            if request in self._answers:
+                return self._answers[request]
+            self._answering, self._checkpoint_due = True, None
+            try:
+                result = getattr(self, method)(*args, **kwargs)
+            finally:
+                self._answering = False
+            self._answers[request] = result
+            while len(self._answers) > KEPT_ANSWERS:
+                self._answers.popitem(last=False)
+            if self._checkpoint_due is not None:
+                self.checkpoint(aligned=self._checkpoint_due, wait=False)
+            return result
 
-            def write(directory: Path) -> None:
-                self.memory.backup_to(directory / DEFAULT_FILENAME)
-                write_atomically(directory / STATE_FILE, json.dumps(state) + "\n")
+    def _checkpoint_soon(self, *, aligned: bool = False) -> None:
+        """A checkpoint the state's own progress calls for (a closed step, many episodes)."""
+        if self._answering:
+            self._checkpoint_due = bool(self._checkpoint_due) or aligned
+        else:
+            self.checkpoint(aligned=aligned, wait=False)
 
-            latest = self.checkpoints.save({"step": self.trained_steps}, write)
+    def checkpoint(self, *, aligned: bool = False, wait: bool = True) -> Path:
+        """Write ``state/latest`` (the state, a copy of the memory and the kept answers), swapped in whole;
+        with ``aligned`` also ``state/steps/step-<trained steps>`` and rotate the model's Hugging Face
+        snapshots.
+
+        The snapshot is taken under the lock on the node's local disk (milliseconds); copying it to the run
+        directory, which is often shared storage, happens on the writer thread when there is one and
+        ``wait`` is False. Returns ``state/latest`` (once written, where ``wait``). A failed background
+        write fails every later checkpoint with a ``StateError`` naming it, so it cannot go unnoticed.
+        """
+        with self._lock:
+            if self._writer_error is not None:
+                raise StateError(f"writing the shared state's checkpoint failed: {self._writer_error}")
+            self._snapshots += 1
+            staged = self.local_dir / f"snapshot-{self._snapshots}"
+            shutil.rmtree(staged, ignore_errors=True)
+            staged.mkdir(parents=True)
+            self.memory.backup_to(staged / DEFAULT_FILENAME)
+            (staged / STATE_FILE).write_text(json.dumps(self.state_dict()) + "\n", encoding="utf-8")
+            (staged / ANSWERS_FILE).write_bytes(pickle.dumps(self._answers))
             self._reports_since_checkpoint = 0
+            step = self.trained_steps
+            if self._writer is None:
+                return self._write_checkpoint(staged, step, aligned)
+            self._written = self._writer.submit(self._write_in_background, staged, step, aligned)
+            written = self._written
+        return written.result() if wait else self.checkpoints.latest
+
+    def wait_for_writes(self) -> None:
+        """Return once the checkpoint copies already started are done (failed or not)."""
+        if self._writer is not None:
+            self._writer.submit(lambda: None).result()
+
+    def _write_in_background(self, staged: Path, step: int, aligned: bool) -> Path:
+        try:
+            return self._write_checkpoint(staged, step, aligned)
+        except Exception as error:  # kept, and raised by the next checkpoint
+            # No lock here: finish() holds it while it waits for this thread.
+            self._writer_error = f"{type(error).__name__}: {error}"
+            raise
+
+    def _write_checkpoint(self, staged: Path, step: int, aligned: bool) -> Path:
+        """Copy a staged snapshot into ``state/latest`` (and the step's directory where ``aligned``)."""
+        def write(directory: Path) -> None:
+            directory.mkdir(parents=True, exist_ok=True)
+            for name in (DEFAULT_FILENAME, STATE_FILE, ANSWERS_FILE):
+                shutil.copyfile(staged / name, directory / name)
+
+        try:
+            latest = self.checkpoints.save({"step": step}, write)
             if aligned:
-                target = self._step_dir(self.trained_steps)
+                target = self._step_dir(step)
                 staging = target.with_name(f".staging-{target.name}")
                 shutil.rmtree(staging, ignore_errors=True)
                 shutil.copytree(latest, staging)
                 shutil.rmtree(target, ignore_errors=True)
                 staging.rename(target)
                 rotate_hf_snapshots(RunPaths(self.run_dir).checkpoints, self.config.openrlhf.keep_hf_snapshots)
-            return latest
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+        return latest
 
     def _drop_records_after(self, step: int) -> None:
         """Drop the attempt and metric lines of steps after ``step``: a resumed run redoes those steps."""
@@ -672,7 +768,7 @@ class SharedState:
                 self._append(METRICS_FILE, {"step": self.step, "partial": True, "rows": counters.rows,
                                             "groups_kept": counters.kept, "designs": counters.designs,
                                             "episodes": counters.episodes, "faults": counters.faults})
-            self.checkpoint()
+            self.checkpoint(wait=True)
             manifest = self.memory.export_pool(self.run_dir / "pool", name or f"spade-{self.run_dir.name}")
             return len(manifest.entries)
 
@@ -686,6 +782,8 @@ class SharedState:
                     "memory": self.memory.count()}
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
         self.memory.close()
 
     def _append(self, name: str, row: dict[str, Any]) -> None:
