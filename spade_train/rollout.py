@@ -309,17 +309,13 @@ async def evaluate_environment(
     async def one(seed: int, with_hint: bool, member: int) -> Episode:
         try:
             try:
-                session = await threads.run_async(
-                    lambda: backend.open_session(source, class_name=class_name, max_turns=config.max_turns,
-                                                 init_kwargs=init_kwargs))
-            except EnvRuntimeError as error:
+                async with threads.session(source, class_name=class_name, max_turns=config.max_turns,
+                                           init_kwargs=init_kwargs) as session:
+                    return await play_episode(batcher.member(member), session, threads, seed=seed,
+                                              hint=hint if with_hint else None, config=config)
+            except EnvRuntimeError as error:  # opening the session failed (play_episode keeps its own errors)
                 episode = Episode(seed=seed, hinted=with_hint, messages=[])
                 return _failed(episode, error)
-            try:
-                return await play_episode(batcher.member(member), session, threads, seed=seed,
-                                          hint=hint if with_hint else None, config=config)
-            finally:
-                await threads.run_async(session.close)
         finally:
             batcher.leave()
 

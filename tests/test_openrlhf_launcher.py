@@ -29,6 +29,7 @@ from spade_train.backends.openrlhf.data import plan_rows, row_headroom
 from spade_train.backends.openrlhf.labels import LabelError, RowLabel
 from spade_train.backends.openrlhf.launcher import importance_line, with_absolute_paths
 from spade_train.backends.openrlhf.ray_actor import state_actor_name
+from spade_train.backends.openrlhf.resources import resources_line
 from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.cli import main
 from spade_train.config import load_run_config, parse_run_config
@@ -114,6 +115,7 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
     # does, truncated, and the dry run says what that does to the importance ratios.
     assert importance_line(config) in output.splitlines()
     assert "truncated distribution's log-probs" in importance_line(config)
+    assert resources_line(config) in output.splitlines()  # the engines' CPUs and sandbox memory (item 3)
     section = config.openrlhf
     expected = {
         "--actor.model_name_or_path": config.model.path,

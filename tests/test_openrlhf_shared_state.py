@@ -444,6 +444,32 @@ def check_the_run_stops_once_the_state_is_gone(run_dir: Path, model: Path, monke
     assert "the shared state did not finish" in printed.out
 
 
+def check_a_lost_engine_stops_the_run(run_dir: Path, gpu_node: str, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36, item 3: the driver holds the engines' CPUs on the GPU node while the trainer runs, and a
+    rollout engine that dies under the trainer's ``ray.get`` (``tests/dying_engine_trainer.py``) ends the job
+    with exit 1 and one line naming the dead actor and where to resume; the CPUs are released."""
+    import ray
+
+    from spade_envs.cliutil import run_command
+    from spade_train.backends.openrlhf import driver
+    from spade_train.backends.openrlhf.resources import NAMESPACE, reservation_name
+
+    config = make_config(engine_cpus=1.0, state_timeout_s=60.0, loop={"use_corpus": False})
+    monkeypatch.setattr("sys.argv", ["pytest"])
+    capsys.readouterr()
+    code = run_command("spade-openrlhf-driver", lambda: driver.train(
+        config, run_dir, [gpu_node], script=Path("train_ppo_ray.py"), resume=False,
+        module="tests.dying_engine_trainer"))
+    printed = capsys.readouterr()
+    assert "the engines' CPUs are held" in printed.out
+    assert code == 1 and printed.err.count("\n") == 1, printed.err
+    assert printed.err.startswith("spade-openrlhf-driver: error: the run stopped: a Ray actor of the job died")
+    assert "no model checkpoint was saved yet: start the run again" in printed.err
+    with pytest.raises(ValueError):
+        ray.get_actor(reservation_name(gpu_node), namespace=NAMESPACE)
+
+
 class RolloutActor:
     """OpenRLHF's ``RolloutRayActor`` as far as the executor sees it (its vLLM engine needs CUDA): an
     async actor that loads the executor with OpenRLHF's own ``_load_agent_executor`` and runs a row as its

@@ -20,6 +20,7 @@ from spade_envs.runtime import ExecutionLimits, create_backend
 from tests.test_cluster import check_pool_survives_a_killed_worker_and_a_killed_driver
 from tests.test_openrlhf_shared_state import (
     assert_trap_is_an_error,
+    check_a_lost_engine_stops_the_run,
     check_actor_round_trip,
     check_driver,
     check_rollout_actor,
@@ -37,7 +38,7 @@ def test_validation_pools_and_the_openrlhf_state_on_one_local_ray_cluster(tmp_pa
     backend = create_backend("wasm", ExecutionLimits(call_timeout_s=5.0))
     assert_trap_is_an_error(backend)
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-    worker = cluster.add_node(num_cpus=3)
+    worker = cluster.add_node(num_cpus=3, num_gpus=1)  # a GPU by name only: Ray schedules by the number
     init_ray(address=cluster.address, log_to_driver=False, configure_logging=False)
     try:
         assert_trap_is_an_error(backend)
@@ -47,6 +48,7 @@ def test_validation_pools_and_the_openrlhf_state_on_one_local_ray_cluster(tmp_pa
         model = check_rollout_actor(ray, tmp_path / "rollout")
         check_driver(tmp_path / "driver", monkeypatch, capsys)
         check_the_run_stops_once_the_state_is_gone(tmp_path / "stopped", model, monkeypatch, capsys)
+        check_a_lost_engine_stops_the_run(tmp_path / "lost-engine", worker.node_id, monkeypatch, capsys)
     finally:
         shutdown_ray()
         cluster.shutdown()

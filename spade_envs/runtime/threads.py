@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from typing import Any, Self, TypeVar
 
 from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.budget import MemoryBudget
+from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.session import EnvSession
 
 Item = TypeVar("Item")
@@ -41,10 +44,41 @@ Result = TypeVar("Result")
 class SessionThreads:
     """A fixed set of worker threads that run jobs, each against a session of its own."""
 
-    def __init__(self, backend: ExecutionBackend, workers: int | None = None) -> None:
+    def __init__(self, backend: ExecutionBackend, workers: int | None = None, *,
+                 budget: MemoryBudget | None = None) -> None:
+        """``budget``: the memory the sessions opened through ``session`` and ``run_holding_session`` may
+        reach together, each counted at its cap (``ExecutionLimits.memory_mb``); None: no limit."""
         self.backend = backend
         self.workers = workers or os.cpu_count() or 1
+        self.budget = budget
         self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="spade-env")
+
+    @property
+    def session_mb(self) -> int:
+        """What one session counts against the budget: the backend's memory cap."""
+        return getattr(self.backend, "limits", ExecutionLimits()).memory_mb
+
+    @asynccontextmanager
+    async def session(self, source: str, **session_options: Any) -> AsyncIterator[EnvSession]:
+        """A session opened and closed off the event loop, within the budget: it waits, holding no thread,
+        until its cap fits beside the open ones. ``EnvRuntimeError`` if it cannot be opened."""
+        async with self._held():
+            session = await self.run_async(lambda: self.backend.open_session(source, **session_options))
+            try:
+                yield session
+            finally:
+                await self.run_async(session.close)
+
+    async def run_holding_session(self, func: Callable[..., Result], *args: Any) -> Result:
+        """``run_async`` for a job that opens sessions of its own, one at a time: it holds one session's
+        share of the budget while it runs."""
+        async with self._held():
+            return await self.run_async(func, *args)
+
+    def _held(self) -> Any:
+        if self.budget is None:
+            return _nothing_held()
+        return self.budget.hold(self.session_mb)
 
     def submit(
         self,
@@ -93,3 +127,8 @@ class SessionThreads:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+@asynccontextmanager
+async def _nothing_held() -> AsyncIterator[None]:
+    yield

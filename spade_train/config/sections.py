@@ -509,6 +509,14 @@ class OpenRLHFSection(_Section):
     weighted towards those the agent wins about half the time."""
     env_workers: int = Field(8, ge=1)
     """Sandbox worker threads per rollout engine."""
+    sandbox_memory_gib: float = Field(16.0, gt=0)
+    """Host memory the sandboxes of one rollout engine may hold together (episodes, hint checks and
+    validations; each counted at its cap, 256 MB): a session waits until it fits. It sits beside vLLM and,
+    when colocated, the trainer's sleeping weights in the node's RAM; the dry run prints the node's total."""
+    engine_cpus: float = Field(2.0, ge=0)
+    """CPUs reserved on each GPU node per rollout engine for its checks and sandbox threads (OpenRLHF
+    schedules the engine with 0.2 CPU, or 1): the driver holds them before the trainer starts, so nothing
+    else Ray places takes them; 0 reserves none."""
 
     # ---- logging
     logger: Literal["tensorboard", "wandb"] = "tensorboard"

@@ -17,6 +17,7 @@ from dataclasses import replace
 from spade_envs.checks.batch import ProcessValidator
 from spade_envs.checks.validate import ValidatorConfig, validate_source
 from spade_envs.runtime.backend import ExecutionBackend
+from spade_envs.runtime.budget import MemoryBudget
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.spec.models import ValidationReport, env_id_for
 
@@ -27,8 +28,12 @@ class Checker:
     """``await checker.validate(code, tiers)``: the validator's report on ``code`` for ``tiers``."""
 
     def __init__(self, backend: ExecutionBackend, config: ValidatorConfig, *, workers: int = 0,
-                 reuse_verdicts: bool = True, reject_warnings: bool = False) -> None:
+                 reuse_verdicts: bool = True, reject_warnings: bool = False,
+                 budget: MemoryBudget | None = None) -> None:
+        """``budget``: the sandboxes' memory budget a validation in a thread counts against (one session's
+        cap: it opens its sessions one at a time); worker processes are outside it."""
         self.backend, self.config, self.reuse_verdicts = backend, config, reuse_verdicts
+        self.budget = budget
         self.reject_warnings = reject_warnings
         """``loop.warnings = "rejected"``: a report with warnings is invalid, its warnings its findings."""
         self._processes = (ProcessValidator(backend.name, getattr(backend, "limits", ExecutionLimits()), config, workers)
@@ -46,7 +51,11 @@ class Checker:
             report = await self._processes.validate(code, tiers=tiers)
         else:
             config = self.config if tiers is None else replace(self.config, tiers=tiers)
-            report = await asyncio.to_thread(validate_source, code, self.backend, config=config)
+            if self.budget is None:
+                report = await asyncio.to_thread(validate_source, code, self.backend, config=config)
+            else:
+                async with self.budget.hold(getattr(self.backend, "limits", ExecutionLimits()).memory_mb):
+                    report = await asyncio.to_thread(validate_source, code, self.backend, config=config)
         if self.reject_warnings and report.warnings:
             report = report.model_copy(update={"ok": False, "failures": [*report.failures, *report.warnings],
                                                "warnings": []})

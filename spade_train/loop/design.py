@@ -308,7 +308,7 @@ async def _write_code(plan: DesignPlan, context: DesignContext, request: Generat
             report = await context.checker.validate(code, _tiers_before_play(context))
             if report.ok:
                 try:
-                    observed = await context.sessions.run_async(_observe, context.backend, code,
+                    observed = await context.sessions.run_holding_session(_observe, context.backend, code,
                                                                 context.loop.hint_seeds)
                 except EnvRuntimeError as error:
                     unplayable = f"it could not be opened for play: {error}"
@@ -405,7 +405,7 @@ async def _hint(context: DesignContext, environment: EnvironmentRecord, observed
                             settings=context.hint)
     if not (hint.accepted and hint.hint):
         return hint
-    leak = await context.sessions.run_async(functools.partial(
+    leak = await context.sessions.run_holding_session(functools.partial(
         check_hint, environment.code, hint.hint, context.backend, class_name=environment.spec.class_name,
         config=context.checker.config.dynamic))
     if leak is None:

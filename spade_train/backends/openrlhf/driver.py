@@ -36,8 +36,9 @@ from spade_train.backends.openrlhf.command import (
     parser_flags,
     unknown_flags,
 )
+from spade_train.backends.openrlhf.resources import ReservationError, release, reserve_engine_cpus
 from spade_train.backends.openrlhf.shared_state import StateError
-from spade_train.backends.openrlhf.stops import RunStopped, stop_cause
+from spade_train.backends.openrlhf.stops import RunStopped, engine_loss, stop_cause
 from spade_train.config import ConfigError, RunConfig, parse_run_config
 
 WANDB_KEY_PLACEHOLDER = "from-environment-WANDB_API_KEY"
@@ -113,8 +114,10 @@ def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, r
     """Start (or join) Ray, the shared state and OpenRLHF's trainer (``module``); ``secrets`` become
     environment variables of the job's workers (and of this process, which OpenRLHF's trainer may share).
 
-    A rollout that stops the run (``stops.RunStopped``) reaches OpenRLHF's trainer as a Ray task error; it
-    ends the job here in one line, with its cause and where to resume from."""
+    A rollout that stops the run (``stops.RunStopped``) reaches OpenRLHF's trainer as a Ray task error, and
+    so does the death of a rollout engine or another actor of the job (``stops.engine_loss``); either ends
+    the job here in one line, with its cause and where to resume from. Before the trainer starts, the
+    engines' CPUs are reserved on the GPU nodes (``resources.reserve_engine_cpus``)."""
     import ray
 
     from spade_envs.cluster.trap_handlers import init_ray
@@ -132,15 +135,20 @@ def train(config: RunConfig, run_dir: Path, flags: list[str], *, script: Path, r
         raise UsageError(str(error)) from None
     if restore is not None:
         print(f"spade: resuming the shared state at step {restore}, where the model's checkpoint is", flush=True)
+    holders: list[object] = []
     sys.argv = [str(script), *flags]
     try:
+        holders = reserve_engine_cpus(config)
         runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except ReservationError as error:
+        raise UsageError(str(error)) from None
     except Exception as error:
-        stopped = stop_cause(error)
-        if stopped is None:
+        cause = stop_cause(error) or engine_loss(error)
+        if cause is None:
             raise
-        raise RunStopped(f"the run stopped: {stopped}; {resume_advice(run_dir)}") from None
+        raise RunStopped(f"the run stopped: {cause}; {resume_advice(run_dir)}") from None
     finally:
+        release(holders)
         exported = finish_state(state, config.openrlhf.state_timeout_s)
         if exported is None:
             print(f"spade: the shared state did not finish; its last checkpoint is in {run_dir / 'state'}", flush=True)

@@ -78,6 +78,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from spade_envs.runtime.backend import ExecutionBackend, create_backend
+from spade_envs.runtime.budget import MemoryBudget
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.threads import SessionThreads
@@ -407,11 +408,13 @@ class SpadeAgentExecutor:
         if hasattr(client, "timeout_s"):  # RayStateClient: the run's own timeout from now on
             client.timeout_s = config.openrlhf.state_timeout_s
         backend = await asyncio.wrap_future(self._backend(config.run.sandbox))
-        # Each attempt validates its code once: repeats and verdict reuse are batch matters.
+        # Each attempt validates its code once: repeats and verdict reuse are batch matters. Sessions and
+        # checks share the engine's sandbox memory budget, so the sandboxes beside vLLM stay within it.
+        budget = MemoryBudget(int(config.openrlhf.sandbox_memory_gib * 1024))
         return _Run(config=config, client=client, backend=backend,
-                    sessions=SessionThreads(backend, workers=config.openrlhf.env_workers),
+                    sessions=SessionThreads(backend, workers=config.openrlhf.env_workers, budget=budget),
                     checker=Checker(backend, config.loop.validator(plan_salt=config.run.seed), reuse_verdicts=False,
-                                    reject_warnings=config.loop.warnings == "rejected"),
+                                    reject_warnings=config.loop.warnings == "rejected", budget=budget),
                     rollout=config.rollout())
 
     def close(self) -> None:
@@ -534,15 +537,12 @@ class SpadeAgentExecutor:
     async def _episode(run: _Run, lease: Lease, recorder: Policy, hint: str | None) -> Episode:
         environment = lease.environment
         try:
-            session = await run.sessions.run_async(
-                lambda: run.backend.open_session(environment.code, class_name=environment.spec.class_name,
-                                                 max_turns=run.rollout.max_turns))
-        except EnvRuntimeError as error:
+            async with run.sessions.session(environment.code, class_name=environment.spec.class_name,
+                                            max_turns=run.rollout.max_turns) as session:
+                return await play_episode(recorder, session, run.sessions, seed=lease.seed, hint=hint,
+                                          config=run.rollout)
+        except EnvRuntimeError as error:  # opening the session failed (play_episode keeps its own errors)
             return Episode(seed=lease.seed, hinted=hint is not None, messages=[], error=f"environment: {error}")
-        try:
-            return await play_episode(recorder, session, run.sessions, seed=lease.seed, hint=hint, config=run.rollout)
-        finally:
-            await run.sessions.run_async(session.close)
 
 
 def _design_plan(config: RunConfig, row: RowLabel, plan: RowPlan) -> DesignPlan:

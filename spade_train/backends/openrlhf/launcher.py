@@ -33,6 +33,7 @@ from spade_train.backends.openrlhf.command import (
 )
 from spade_train.backends.openrlhf.data import RowCounts, plan_rows, write_prompt_data
 from spade_train.backends.openrlhf.ray_actor import NAMESPACE, state_actor_name
+from spade_train.backends.openrlhf.resources import resources_line
 from spade_train.backends.openrlhf.shared_state import STATE_DIR
 from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.config.sections import RunConfig
@@ -165,6 +166,7 @@ def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, a
                   f"KV cache per engine: not estimated (the shape of {plan.config.model.path} is not known here; a "
                   "local model directory's config.json gives it)") + "\n")
     stream.write(importance_line(plan.config) + "\n")
+    stream.write(resources_line(plan.config) + "\n")
     section = plan.config.openrlhf
     if section.environments == "fixed" and not Path(str(section.fixed_pool)).is_dir():
         stream.write(f"note: the fixed pool {section.fixed_pool} is not a directory here; it must exist where the "

@@ -41,3 +41,34 @@ def stop_cause(error: BaseException) -> RunStopped | None:
         cause = getattr(current, "cause", None)
         current = cause if isinstance(cause, BaseException) else (current.__cause__ or current.__context__)
     return found
+
+
+def engine_loss(error: BaseException) -> str | None:
+    """Why a Ray actor of the job died, if that is what ``error`` is (or wraps), else None.
+
+    OpenRLHF calls its rollout engines (and its model actors) with a ``ray.get`` that has no try, so the
+    death of one (host memory exhausted by vLLM and the sandboxes beside it, a native crash) reaches the
+    driver as a Ray error with a remote traceback. OpenRLHF 0.11.2 cannot replace a lost engine mid-run (its
+    trainer holds the engines' handles from the start), so the run stops, saying which actor died and why;
+    ``--resume`` continues from the last checkpoint.
+    """
+    try:
+        from ray.exceptions import OutOfMemoryError, RayActorError
+    except ImportError:
+        return None
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OutOfMemoryError):
+            return ("Ray's memory monitor killed a worker on a node out of host memory ("
+                    + _first_line(current) + "): lower openrlhf.sandbox_memory_gib, or give the nodes more memory")
+        if isinstance(current, RayActorError):
+            return "a Ray actor of the job died (" + _first_line(current) + ")"
+        cause = getattr(current, "cause", None)
+        current = cause if isinstance(cause, BaseException) else (current.__cause__ or current.__context__)
+    return None
+
+
+def _first_line(error: BaseException, limit: int = 300) -> str:
+    return " ".join(str(error).split())[:limit] or type(error).__name__
