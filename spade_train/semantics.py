@@ -39,6 +39,7 @@ PlaySeeds = Literal["independent", "paired"]
 MemoryWinRate = Literal["positive_return", "wins"]
 DesignScoring = Literal["window", "attempt"]
 TrainedSampling = Literal["truncated", "full"]
+MemoryPlays = Literal["regeneration_step", "window"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Semantics:
     memory_win_rate: MemoryWinRate
     design_scoring: DesignScoring
     trained_sampling: TrainedSampling
+    memory_plays: MemoryPlays
 
     def with_overrides(self, **overrides: str | None) -> Semantics:
         """This mode with the options given (None: keep the mode's value)."""
@@ -176,6 +178,12 @@ OPTIONS: tuple[Option, ...] = (
            "returns are the distribution the trainer recomputes",
            "an importance ratio between a truncated and an untruncated distribution is below 1 on every kept "
            "token (by the kept mass), a bias no clip removes"),
+    Option("memory_plays", "which unhinted plays the memory's win rate of a design counts (OpenRLHF, window "
+           "scoring)",
+           "regeneration_step", "the plays of the step it was written in (offset 0), recorded at that step; "
+           "regret 0 where the hint failed (no cached regret)", "spade/slime/spade_rollout.py:703-735",
+           "window", "every unhinted play of its delay window",
+           "more plays give a steadier win rate for choosing the designer's examples"),
 )
 
 SEMANTICS: dict[str, Semantics] = {

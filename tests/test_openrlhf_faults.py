@@ -328,3 +328,44 @@ def test_the_thinking_switch_reaches_every_prompt_the_executor_renders(tokenizer
     follow = qwen_like.decode(continuation_ids(qwen_like, "wrong", previous_reply_ids=[],
                                                options={"enable_thinking": False}))
     assert follow.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+
+
+def dr_grpo(rewards: list[float]) -> list[float]:
+    """OpenRLHF 0.11.2's dr_grpo on one group (experience_maker: rewards - rewards.mean(-1)), in torch."""
+    import torch
+
+    group = torch.tensor([rewards], dtype=torch.float32)
+    return (group - group.mean(-1, keepdim=True)).reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("recipe", ["qwen3-4b-games", "qwen3-8b-tool-use"])
+def test_the_release_s_advantages_come_through_openrlhfs_centering(recipe):
+    """Issue 33: the release z-scores an agent's plays of one game with the population std and scales the
+    designer's centred reward by 32 (games) or 50 (tool use); the recipes' group_norm gave the designer
+    |advantage| about 0.8 against 10. With advantage = "release" the executor forms them and OpenRLHF's
+    dr_grpo, which only subtracts the group mean, leaves them as formed, masked samples included."""
+    from pathlib import Path
+
+    from spade_train.advantages import Sample, group_advantages
+    from spade_train.backends.openrlhf.executor import release_advantages
+    from spade_train.config import load_run_config
+
+    config = load_run_config(Path(__file__).resolve().parent.parent / "configs" / "recipes" / f"{recipe}.toml")
+    assert config.openrlhf.advantage == "release"
+    returns = [1.0, 0.0, -1.0, 0.5, 1.0, 0.0, 0.25]
+    scored, kept = score_group([outcome(r) for r in returns] + [outcome(0.0, masked=True)],
+                               release_advantages(config, "agent"))
+    release = group_advantages([Sample("agent", "game", r) for r in returns], normalize_std=True).advantages
+    assert kept and [s.reward for s in scored[:-1]] == list(release)  # bit-equal before OpenRLHF
+    assert dr_grpo([s.reward for s in scored])[:-1] == pytest.approx(list(release), abs=1e-6)
+    assert scored[-1].action_ranges == [(1, 2)]  # (a masked sample's placeholder has none in a real run)
+
+    scale = 32.0 if "games" in recipe else 50.0
+    rewards = [0.3, -0.1, 0.2, 0.0, -0.4, 0.1, 0.05, -0.15]  # a row's window rewards, centred already
+    scored, kept = score_group([outcome(r) for r in rewards], release_advantages(config, "designer"))
+    assert kept and [s.reward for s in scored] == pytest.approx([scale * r for r in rewards])
+    assert dr_grpo([s.reward for s in scored]) == pytest.approx([scale * r for r in rewards], abs=1e-5)
+    # Scores (dynamic filtering) still read the rewards, not the advantages.
+    assert scored[0].score == pytest.approx(kept_score(0.3))
+    toolkit = config.model_copy(update={"openrlhf": config.openrlhf.model_copy(update={"advantage": "group_norm"})})
+    assert release_advantages(toolkit, "agent") is None

@@ -85,8 +85,19 @@ def test_recipes_cover_the_paper_models_settings_baselines_and_ablations():
         assert configs[f"{model}-tool-use"].openrlhf.kl_coef == 0.005  # ref: KL 0.005 for tool use
     assert configs["qwen3-8b-games"].openrlhf.kl_coef == 0.005 and configs["qwen3-30b-a3b-games"].openrlhf.kl_coef == 0
     assert {configs[n].openrlhf.environments for n in ("baseline-fixed-rlve", "baseline-fixed-frontier")} == {"fixed"}
-    assert not configs["ablation-no-corpus"].loop.use_corpus and not configs["ablation-no-memory"].loop.use_memory
-    assert not configs["ablation-no-designer-training"].loop.train_designer
+    # The release's ablations (cmd/ablations/*_30b.sh): the 30B games recipe with one change each.
+    base = configs["qwen3-30b-a3b-games"].model_dump()
+    changes = {"ablation-no-corpus": {("loop", "use_corpus"): False},
+               "ablation-no-memory": {("loop", "use_memory"): False},
+               "ablation-no-designer-training": {("loop", "train_designer"): False, ("loop", "use_memory"): False},
+               "ablation-learning-potential": {("loop", "reward"): "learning_potential"},
+               "ablation-solve-rate": {("loop", "reward"): "solve_rate"},
+               "ablation-two-skill": {("loop", "skills"): ["Mathematical Reasoning", "Pattern Recognition"]}}
+    for name, change in changes.items():
+        ablation = configs[name].model_dump()
+        differs = {(section, key) for section in base for key in base[section]
+                   if ablation[section][key] != base[section][key]}
+        assert differs == set(change) and all(ablation[s][k] == v for (s, k), v in change.items()), name
     reference = configs["qwen3-30b-a3b-games"]
     assert (reference.run.iterations, reference.loop.episodes_per_condition, reference.loop.max_turns) == (400, 16, 25)
     assert (reference.grpo.learning_rate, reference.grpo.clip_low, reference.grpo.clip_high) == (1e-6, 0.2, 0.28)
@@ -122,7 +133,7 @@ def test_dry_run_of_every_recipe_writes_the_rows_and_a_complete_checked_command(
         "--train.agent_func_path": str(agent_executor_path()),
         "--data.prompt_dataset": str(out.resolve() / "openrlhf" / "prompts.jsonl"),
         "--data.input_key": "prompt", "--data.label_key": "label",
-        "--algo.advantage.estimator": "group_norm",
+        "--algo.advantage.estimator": "dr_grpo",  # the release's advantages, formed by the executor
         "--rollout.batch_size": str(section.rollout_batch_size),
         "--rollout.n_samples_per_prompt": str(section.n_samples_per_prompt),
         "--rollout.temperature": str(config.sampling.temperature),

@@ -14,6 +14,7 @@ import copy
 import itertools
 import json
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -304,3 +305,34 @@ def test_the_executor_re_samples_invalid_designs_and_returns_ripe_ones_a_window_
         assert experience.action_mask.shape == experience.rollout_log_probs.shape
         assert int(experience.action_mask.sum()) == sum(e - s for s, e in response["action_ranges"])
         assert torch.all(experience.rollout_log_probs[experience.action_mask.bool()] < 0)
+
+
+@pytest.mark.parametrize("mode", ["reference", "toolkit"])
+def test_the_memory_records_a_design_as_the_release_does_in_reference_mode(tmp_path, mode):
+    """Issue 33: the release records a design's win rate from the plays of the step it was written in (the
+    share with a return above 0), and regret 0 where no hint could be played; the toolkit counts the won
+    plays of the whole window. Before, both read the whole window and remembered 0 - mean for a failed hint."""
+    config = window_config()
+    config = config.model_copy(update={"semantics": config.semantics.model_copy(
+        update={"mode": mode, "design_scoring": "window", "failed_plays": None})})
+    state = SharedState(config, tmp_path)
+    a, b = variant("AlphaEnv"), variant("BetaEnv")
+    assert state.record_window_design(0, 0, accepted(a, "AlphaEnv", state.step), stored(1))
+    no_hint = accepted(b, "BetaEnv", state.step)
+    no_hint = replace(no_hint, hint=None, hint_accepted=False,
+                      environment=EnvironmentRecord(no_hint.environment.spec.model_copy(update={"hint": None}),
+                                                    no_hint.environment.code))
+    assert state.record_window_design(0, 1, no_hint, stored(50))
+    reported = play_window(state, {0: [1.0, 0.0, 0.5, 0.0], 1: [1.0, 1.0, 1.0, 1.0]})
+    assert sum(reported[env_id_for(b)][0]) > 0  # so "0 - mean" would not be 0
+    assert state.ripe_sample(7, 0, 2) is not None
+    for code in (a, b):
+        plays = reported[env_id_for(code)]
+        stats = state.memory.latest_stats(env_id_for(code))
+        assert stats is not None
+        if mode == "reference":
+            assert stats.unhinted_win_rate == sum(r > 0 for r in plays[0]) / len(plays[0])
+        else:
+            every = plays[0] + plays[1]
+            assert stats.unhinted_win_rate == sum(r == 1.0 for r in every) / len(every)
+    assert state.memory.latest_stats(env_id_for(b)).regret == 0.0  # no hint, no regret remembered

@@ -271,6 +271,9 @@ class SemanticsSection(_Section):
     design_scoring: Literal["window", "attempt"] | None = None
     """OpenRLHF only: score a design over its delay window ("window", the release) or by its own attempt's
     nested plays ("attempt"); see ``spade_train.backends.openrlhf.executor``."""
+    memory_plays: Literal["regeneration_step", "window"] | None = None
+    """OpenRLHF, window scoring: the memory's win rate of a design over the plays of the step it was written
+    in ("regeneration_step", the release) or over its whole window ("window")."""
     trained_sampling: Literal["truncated", "full"] | None = None
     """"full": the agent and the designer sample at their temperature only (``[sampling]`` top_p 1, top_k
     unset), so trained log-probs are the distribution the trainer recomputes; "truncated" (the release):
@@ -479,11 +482,14 @@ class OpenRLHFSection(_Section):
     """Steps before the designer's own samples are trained (its environments are used from the start)."""
 
     # ---- algorithm
-    advantage: Literal["group_norm", "dr_grpo"] = "group_norm"
-    """--algo.advantage.estimator. Both keep every row's group apart, so the two roles never share a
-    baseline. group_norm z-scores each group (the reference's agent advantage; designer groups are then
-    z-scored too, where the reference only centers them); dr_grpo only centers (the reference's designer
-    advantage, applied to the agent as well)."""
+    advantage: Literal["group_norm", "dr_grpo", "release"] = "group_norm"
+    """How advantages are formed; every choice keeps each row's group apart, so the two roles never share a
+    baseline. "group_norm" (--algo.advantage.estimator group_norm) z-scores every group with the unbiased
+    std; "dr_grpo" only centers. "release": the release's advantages, which no OpenRLHF estimator gives,
+    computed by the executor (``executor.release_advantages``): an agent row's plays z-scored with the
+    population std plus 1e-8, a designer row's rewards centered and multiplied by the release's designer
+    scale (min(50, samples per step / loop.envs_per_iteration x designer_every): 32 for the games recipes,
+    50 for tool use); OpenRLHF then runs dr_grpo, whose centering finds them centered already."""
     kl_coef: float = Field(0.0, ge=0)
     """KL to the reference model as a loss (--algo.kl.init_coef with --algo.kl.use_loss, k3); 0 loads no
     reference model."""

@@ -114,7 +114,7 @@ def _update_flags(config: RunConfig) -> list[str]:
     """The policy update: advantages, optimizer, clipping, KL, DeepSpeed."""
     section, grpo = config.openrlhf, config.grpo
     return [
-        "--algo.advantage.estimator", section.advantage,
+        "--algo.advantage.estimator", "dr_grpo" if section.advantage == "release" else section.advantage,
         "--actor.adam.lr", str(grpo.learning_rate),
         "--actor.eps_clip_low_high", str(grpo.clip_low), str(grpo.clip_high),
         "--actor.max_norm", str(grpo.max_grad_norm),

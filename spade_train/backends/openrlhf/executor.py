@@ -82,6 +82,7 @@ from spade_envs.runtime.budget import MemoryBudget
 from spade_envs.runtime.errors import EnvRuntimeError
 from spade_envs.runtime.limits import ExecutionLimits
 from spade_envs.runtime.threads import SessionThreads
+from spade_train.advantages import Sample, group_advantages
 from spade_train.backends.openrlhf.engine_policy import EnginePolicy, TrajectoryRecorder
 from spade_train.backends.openrlhf.labels import RowLabel
 from spade_train.backends.openrlhf.pending import RipeSample, StoredSample
@@ -98,6 +99,7 @@ from spade_train.policies.base import Policy
 from spade_train.policies.roles import Policies
 from spade_train.rewards import WinRateEMA, designer_reward
 from spade_train.rollout import Episode, RolloutConfig, play_episode
+from spade_train.window import env_reward_scale
 
 UNTRAINED_SCORE = -1.0
 """Score of a group that must not be trained (a fault, the designer delay, a left-over row): below any
@@ -185,9 +187,44 @@ def kept_score(reward: float) -> float:
     return 0.5 + 0.49 * math.tanh(reward)
 
 
-def score_group(outcomes: Sequence[SampleOutcome]) -> tuple[list[TrainedSample], bool]:
+Shaping = Callable[[list[float]], list[float]]
+"""A group's live rewards -> the advantages they are trained with (``release_advantages``)."""
+
+
+def release_advantages(config: RunConfig, role: str) -> Shaping | None:
+    """With ``openrlhf.advantage = "release"``, the release's advantage for a row of ``role``; else None.
+
+    Agent: the plays' returns z-scored, population std plus 1e-8 (``advantages.group_advantages``, which
+    ``benchmarks/release_differential.py`` finds bit-equal to the release). Designer: the rewards centered
+    and multiplied by the release's scale (``window.env_reward_scale``); window rewards arrive centered over
+    the row already, so only the scale is applied to them.
+    """
+    if config.openrlhf.advantage != "release":
+        return None
+    if role == "agent":
+        def agent(rewards: list[float]) -> list[float]:
+            samples = [Sample("agent", "row", reward) for reward in rewards]
+            return [a or 0.0 for a in group_advantages(samples, normalize_std=True).advantages]
+        return agent
+    section = config.openrlhf
+    scale = env_reward_scale(section.rollout_batch_size * section.n_samples_per_prompt,
+                             config.loop.envs_per_iteration, section.designer_every)
+    centered = config.semantics.resolved().design_scoring == "window"
+
+    def designer(rewards: list[float]) -> list[float]:
+        mean = 0.0 if centered else sum(rewards) / len(rewards)
+        return [scale * (reward - mean) for reward in rewards]
+    return designer
+
+
+def score_group(outcomes: Sequence[SampleOutcome],
+                shaping: Shaping | None = None) -> tuple[list[TrainedSample], bool]:
     """The group's samples with their final rewards and scores, and whether dynamic filtering keeps it
-    (see the module docstring)."""
+    (see the module docstring).
+
+    ``shaping`` turns a kept group's live rewards into the advantages it is trained with; its masked
+    samples then carry what brings the group's mean to 0, so OpenRLHF's dr_grpo centering leaves the
+    live advantages exactly as shaped (masked samples train no token)."""
     live = [o.sample.reward for o in outcomes if not o.masked and o.fault is None]
     fill = sum(live) / len(live) if live else 0.0
     rewards = [fill if o.masked or o.fault is not None else o.sample.reward for o in outcomes]
@@ -196,7 +233,14 @@ def score_group(outcomes: Sequence[SampleOutcome]) -> tuple[list[TrainedSample],
     elif len(live) < 2 or max(live) - min(live) <= 1e-9:
         score, kept = NO_CONTRAST_SCORE, False
     else:
-        return [replace(o.sample, reward=r, score=kept_score(r)) for o, r in zip(outcomes, rewards)], True
+        scores = [kept_score(r) for r in rewards]
+        if shaping is not None:
+            shaped = iter(shaping(live))
+            masked = len(outcomes) - len(live)
+            advantages = [next(shaped) if not (o.masked or o.fault is not None) else 0.0 for o in outcomes]
+            balance = -sum(advantages) / masked if masked else 0.0
+            rewards = [balance if o.masked or o.fault is not None else a for o, a in zip(outcomes, advantages)]
+        return [replace(o.sample, reward=r, score=s) for o, r, s in zip(outcomes, rewards, scores)], True
     return [replace(o.sample, reward=r, score=score) for o, r in zip(outcomes, rewards)], kept
 
 
@@ -212,11 +256,11 @@ class _Group:
         self.abandoned = False
         """A sample gave up waiting: every sample of the group is then dropped, and the state told once."""
 
-    def add(self, outcome: SampleOutcome) -> int:
+    def add(self, outcome: SampleOutcome, shaping: Shaping | None = None) -> int:
         """Add a finished sample; returns its index. The last one to arrive scores the group."""
         self.outcomes.append(outcome)
         if len(self.outcomes) == self.size:
-            self.scored, self.kept = score_group(self.outcomes)
+            self.scored, self.kept = score_group(self.outcomes, shaping)
             self.complete.set()
         return len(self.outcomes) - 1
 
@@ -338,7 +382,7 @@ class SpadeAgentExecutor:
     async def _settle(self, key: tuple[str, str, int], group: _Group, outcome: SampleOutcome, run: _Run | None,
                       row: RowLabel) -> TrainedSample:
         """Wait for the rest of the row, then return this sample scored with its group."""
-        index = group.add(outcome)
+        index = group.add(outcome, release_advantages(run.config, row.role) if run is not None else None)
         if len(group.outcomes) == group.size:
             self._groups.pop(key, None)
         if not group.complete.is_set() and not group.abandoned:

@@ -502,23 +502,24 @@ class SharedState:
         scored, emas = score_row(pending, samples, rewards, self.emas)
         if rewards.variant == "learning_potential":
             self.emas = emas  # score_window updated the skill's EMA with the window's plays
-        rule = self.config.semantics.resolved().memory_win_rate
+        semantics = self.config.semantics.resolved()
         with self.memory.batch():
             for index, ripe in enumerate(scored):
                 design = pending.slots.get(index)
                 if design is None or ripe.regret is None or not design.unhinted_returns:
                     continue
-                returns = design.unhinted_returns
-                rate = (sum(r > 0 for r in returns) if rule == "positive_return" else design.wins) / len(returns)
+                rate = memory_win_rate(design, semantics.memory_win_rate, semantics.memory_plays)
+                # No usable hint: no regret to remember (the release caches none, and reads 0).
+                regret = ripe.regret if design.hinted_returns else 0.0
                 hinted = design.hinted_returns
                 self.memory.record_evaluation(
-                    design.env_id, step=pending.step, unhinted_win_rate=rate, regret=ripe.regret,
+                    design.env_id, step=pending.step, unhinted_win_rate=rate, regret=regret,
                     hinted_win_rate=sum(r >= 0.999 for r in hinted) / len(hinted) if hinted else None,
-                    plays=len(returns) + len(hinted))
+                    plays=len(design.unhinted_returns) + len(hinted))
                 self._counters.regrets.append(ripe.regret)
                 environment = self.environments.get(design.env_id)
                 if environment is not None:
-                    environment.regret, environment.designed_win_rate = ripe.regret, rate
+                    environment.regret, environment.designed_win_rate = regret, rate
         return scored
 
     def _retire_pending(self, row: int) -> None:
@@ -789,6 +790,22 @@ class SharedState:
     def _append(self, name: str, row: dict[str, Any]) -> None:
         with open(self.run_dir / name, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(row, default=str) + "\n")
+
+
+def memory_win_rate(design: PendingDesign, rule: str, plays: str) -> float:
+    """The win rate the memory records for a design whose window closed.
+
+    ``plays``: "regeneration_step" counts the plays of the step it was written in (the release records its
+    memory at that step, from that step's plays), "window" all of its window's. ``rule``: "positive_return"
+    counts returns above 0 (the release), "wins" won episodes; over the regeneration step's plays alone a
+    win is a return of at least 0.999 (a win's reward; the plays keep no termination flag).
+    """
+    if plays == "regeneration_step" and design.plays:
+        returns = design.plays[min(design.plays)]
+        won = sum(r >= 0.999 for r in returns)
+    else:
+        returns, won = design.unhinted_returns, design.wins
+    return (sum(r > 0 for r in returns) if rule == "positive_return" else won) / len(returns)
 
 
 def _record_step(line: str) -> int:
