@@ -357,3 +357,30 @@ def test_truncated_sampling_is_the_release_s_and_refused_where_log_probs_would_d
     assert code == 2 and not (tmp_path / "out").exists()
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "sampling.top_p truncates what the embedded trainer's rows" in error
+
+
+def test_every_equality_the_deviations_page_claims_names_a_test_that_exists() -> None:
+    """Issue 33: the page's table of a whole run's differences is generated from ``DIFFERENCES``; an entry
+    that says the run is the release's (or a setting gives the release's value) must name its test, and that
+    test must exist, so no equality is claimed that nothing checks."""
+    import ast
+    from pathlib import Path
+
+    from spade_train.release_differences import DIFFERENCES, differences_table
+
+    root = Path(__file__).resolve().parent.parent
+    names = [d.name for d in DIFFERENCES]
+    assert len(names) == len(set(names))
+    for difference in DIFFERENCES:
+        if difference.status == "different":
+            assert difference.why and not difference.test, difference.name
+            continue
+        assert difference.test, f"{difference.name} claims an equality no test backs"
+        path, function = difference.test.split("::")
+        tree = ast.parse((root / path).read_text(encoding="utf-8"))
+        assert function in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, difference.test
+        if difference.status == "option":
+            assert difference.setting
+    table = differences_table()
+    assert all(d.what in table for d in DIFFERENCES)
+    assert "<!-- gen: differences -->" in (root / "docs" / "reference" / "deviations.md").read_text(encoding="utf-8")

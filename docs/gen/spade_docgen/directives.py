@@ -103,6 +103,12 @@ def _deviations() -> str:
     return deviations_table()
 
 
+def _differences() -> str:
+    from spade_train.release_differences import differences_table
+
+    return differences_table()
+
+
 DIRECTIVES: dict[str, Callable[[Path, list[str]], str]] = {
     "cli": _cli,
     "checks": lambda root, args: catalogue.render(root),
@@ -122,6 +128,7 @@ DIRECTIVES: dict[str, Callable[[Path, list[str]], str]] = {
     "forbidden-module-members": _no_args(sandbox.render_forbidden_module_members),
     "plot-panels": _no_args(_plot_panels),
     "deviations": _no_args(_deviations),
+    "differences": _no_args(_differences),
 }
 
 

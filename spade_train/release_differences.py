@@ -1,0 +1,173 @@
+"""Every known place where a paper recipe's run differs from the SPADE release's, beyond the options.
+
+``spade_train.semantics.OPTIONS`` holds the choices a run selects (``[semantics]``). This module holds the
+rest: what a whole run does around them, measured against the release (``spade-rl/spade`` at
+``RELEASE_COMMIT``), each with what it is now:
+
+- ``same``: reference behaviour; ``test`` names the test that fails if it stops being the release's;
+- ``option``: a named setting whose value in the paper recipes is the release's (``setting``), also
+  backed by a ``test``;
+- ``different``: still different, and ``why``.
+
+The documentation's deviations page renders ``DIFFERENCES`` (``differences_table``), and
+``tests/test_reference_mode.py`` checks that every ``test`` named here exists, so the page can claim no
+equality that no test backs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Status = Literal["same", "option", "different"]
+
+
+@dataclass(frozen=True)
+class Difference:
+    name: str
+    what: str
+    release: str
+    """What the release does (with its file where one place defines it)."""
+    here: str
+    """What a paper recipe's run does now."""
+    status: Status
+    setting: str | None = None
+    test: str | None = None
+    """``tests/FILE.py::test_name``: the test that fails if ``same`` or ``option`` stops holding."""
+    why: str | None = None
+    """For ``different``: why, and what it would take."""
+
+
+DIFFERENCES: tuple[Difference, ...] = (
+    Difference(
+        "designer_advantage", "the designer's advantage (OpenRLHF)",
+        "its window reward centred per skill, times min(50, agent samples / designs x R): 32 for games, 50 for "
+        "tool use (`spade/core/utils/rewards.py:53-62`)",
+        "the same, formed by the executor, and OpenRLHF's dr_grpo centering keeps it (`group_norm` would "
+        "z-score it: mean |advantage| 0.8 against 10)", "option", setting='openrlhf.advantage = "release"',
+        test="tests/test_openrlhf_faults.py::test_the_release_s_advantages_come_through_openrlhfs_centering"),
+    Difference(
+        "agent_advantage", "the agent's advantage (OpenRLHF)",
+        "the plays of one game z-scored, population std + 1e-8",
+        "bit-equal as the executor forms it; within 1e-6 after OpenRLHF's float32 centering (`group_norm`: the "
+        "unbiased std, a uniform 0.935 factor for 8 plays)", "option", setting='openrlhf.advantage = "release"',
+        test="tests/test_openrlhf_faults.py::test_the_release_s_advantages_come_through_openrlhfs_centering"),
+    Difference(
+        "memory_records", "what the memory records of a design",
+        "the share of positive returns among the regeneration step's plays, and regret 0 where the hint "
+        "failed (`spade/slime/spade_rollout.py:703-735`)", "the same", "option",
+        setting='semantics.memory_plays = "regeneration_step"',
+        test="tests/test_openrlhf_window.py::test_the_memory_records_a_design_as_the_release_does_in_reference_mode"),
+    Difference(
+        "ablations", "the paper's ablations",
+        "six wrappers over the 30B games script: no corpus, no memory, no designer training and no memory, "
+        "learning potential, solve rate, two skills (`cmd/ablations/`)",
+        "the same six recipes (`configs/recipes/ablation-*.toml`), each the 30B games recipe with that change",
+        "same", test="tests/test_openrlhf_launcher.py::test_recipes_cover_the_paper_models_settings_baselines_and_ablations"),
+    Difference(
+        "sampling", "how trained rows sample", "top-k 20, top-p 0.95", "the same", "option",
+        setting='semantics.trained_sampling = "truncated"',
+        test="tests/test_reference_mode.py::test_truncated_sampling_is_the_release_s_and_refused_where_log_probs_would_disagree"),
+    Difference(
+        "logprobs", "the log-probs a truncated row carries",
+        "SGLang's, temperature-scaled before truncation, against a trainer at --rollout-temperature 1.0 for rows "
+        "sampled at 0.6",
+        "vLLM's processed (truncated) ones against a trainer at the sampling temperature", "different",
+        why="vLLM through OpenRLHF returns either processed or raw (unscaled) log-probs, never SGLang's; the dry "
+            "run names the bias"),
+    Difference(
+        "zero_variance", "groups whose rewards are all equal",
+        "kept with advantage 0 (they count in the loss's token mean)",
+        "dropped by dynamic filtering (`grpo.drop_zero_variance`)", "different",
+        why="dynamic filtering is how an OpenRLHF run leaves a group out, and the recipes need it for designer "
+            "rows not trained yet; a kept constant group's advantage is 0 either way"),
+    Difference(
+        "failed_plays_openrlhf", "a play the harness could not finish (OpenRLHF)",
+        "retried once (not after a timeout), then dropped",
+        "an agent row's failed play is masked and filled with its group's mean; in a design's window it counts "
+        "as a return of 0", "different",
+        why="the embedded loop follows `semantics.failed_plays`; the OpenRLHF window has no retry yet"),
+    Difference(
+        "timeout_flag", "which plays set a design's timeout flag",
+        "its hinted and unhinted plays at the regeneration step", "any unhinted play of its window",
+        "different", why="hinted plays report no timeout to the shared state yet"),
+    Difference(
+        "blank_hints", "a hint reply of whitespace only",
+        "played as an empty hint (`spade/core/hint_generator.py:109-133, 255-262`)",
+        "a hint failure (no hinted plays)", "different",
+        why="an empty hint reads as no hint throughout the rollout code"),
+    Difference(
+        "environments_played", "which environments the agent plays",
+        "every game of the current generation at every step, 8 plays each; old games deleted, a hanging game "
+        "blacklisted, top-ups between regenerations",
+        "open windows least-played first, then the 200 newest, weighted to a 50% win rate, starting from the "
+        "bundled environments", "different", why="OpenRLHF draws rows, not generations; not yet rebuilt"),
+    Difference(
+        "designer_timing", "when a generation's designs arrive",
+        "as one batch at each regeneration step", "spread over steps (OpenRLHF shuffles the designer rows)",
+        "different", why="OpenRLHF's prompt dataset is shuffled once; an ordered dataset is not yet written"),
+    Difference(
+        "batch_shaping", "how a step's batch is shaped",
+        "designer samples first; samples without log-probs dropped; agent samples trimmed at regeneration "
+        "steps; partial batches padded and rewards scaled by 192 / real samples",
+        "OpenRLHF's batch of rows x samples; dynamic filtering refills dropped groups", "different",
+        why="OpenRLHF owns batching"),
+    Difference(
+        "prompts", "the designer, hint and agent prompts",
+        "the release's templates (`spade/core/prompts/`)",
+        "this toolkit's, with the same inputs (document, memory, skill) in another structure (0 of 200 equal)",
+        "different", why="building them from a local release checkout is not yet done"),
+    Difference(
+        "thinking", "thinking mode of the 8B recipes",
+        "both roles think (games and tool use)", "off for both roles", "different",
+        why="one chat-template setting covers both roles, and a thinking agent's turns need per-turn samples "
+            "(Qwen3 drops old reasoning from the history)"),
+    Difference(
+        "tool_use_validator", "tool-use designs' extra checks",
+        "a compact filter and an LLM environment validator", "neither", "different",
+        why="the gate's model judge has not landed"),
+    Difference(
+        "tool_use_skills", "how tool-use skills spread over a regeneration",
+        "all 6 skills, 4 games each", "one skill per designer row, rows cycling the skills", "different",
+        why="per-row skills keep group_norm's and dr_grpo's groups to one skill"),
+    Difference(
+        "design_centring", "the group a design's reward is centred in",
+        "the designs of its skill in the regeneration batch", "the designs of its designer row (one skill)",
+        "different", why="a row is OpenRLHF's group"),
+    Difference(
+        "hinted_play_timing", "when a design's hinted plays happen",
+        "all at the regeneration step", "during its window, beside agent rows", "different",
+        why="OpenRLHF has no step hook; plays ride along agent samples"),
+    Difference(
+        "memory_window", "which memory records are kept",
+        "the last 200 records, one per environment and regeneration step",
+        "the 200 most recently evaluated environments, each with its latest evaluation", "different",
+        why="the examples read the same records only for environments evaluated once"),
+    Difference(
+        "checker", "how a design is checked",
+        "a load-time self-test and its validator, in-process",
+        "the four-tier checker in a WebAssembly sandbox", "different", why="model-written code never runs unsandboxed"),
+    Difference(
+        "blend_terms", "the blend's micro-LP and frontier terms",
+        "weight 0 in every launch script", "not implemented", "different",
+        why="with their weights at 0, as in every launch script, no run differs"),
+)
+
+STATUS_WORDS = {"same": "the release's", "option": "named option", "different": "still different"}
+
+
+def differences_table() -> str:
+    """The deviations page's table of ``DIFFERENCES`` (markdown)."""
+    head = ("| what | the release | a paper recipe's run | status |\n"
+            "| --- | --- | --- | --- |\n")
+    rows = []
+    for d in DIFFERENCES:
+        status = STATUS_WORDS[d.status]
+        if d.setting:
+            status += f": `{d.setting}`"
+        if d.test:
+            status += f" (tested: `{d.test.split('::')[-1]}`)"
+        if d.why:
+            status += f": {d.why}"
+        rows.append(f"| {d.what} | {d.release} | {d.here} | {status} |")
+    return head + "\n".join(rows) + "\n"
