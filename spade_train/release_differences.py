@@ -87,10 +87,7 @@ DIFFERENCES: tuple[Difference, ...] = (
         "an agent row's failed play is masked and filled with its group's mean; in a design's window it counts "
         "as a return of 0", "different",
         why="the embedded loop follows `semantics.failed_plays`; the OpenRLHF window has no retry yet"),
-    Difference(
-        "timeout_flag", "which plays set a design's timeout flag",
-        "its hinted and unhinted plays at the regeneration step", "any unhinted play of its window",
-        "different", why="hinted plays report no timeout to the shared state yet"),
+
     Difference(
         "blank_hints", "a hint reply of whitespace only",
         "played as an empty hint (`spade/core/hint_generator.py:109-133, 255-262`)",

@@ -40,6 +40,7 @@ MemoryWinRate = Literal["positive_return", "wins"]
 DesignScoring = Literal["window", "attempt"]
 TrainedSampling = Literal["truncated", "full"]
 MemoryPlays = Literal["regeneration_step", "window"]
+TimeoutPlays = Literal["regeneration_step", "window"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Semantics:
     design_scoring: DesignScoring
     trained_sampling: TrainedSampling
     memory_plays: MemoryPlays
+    timeout_plays: TimeoutPlays
 
     def with_overrides(self, **overrides: str | None) -> Semantics:
         """This mode with the options given (None: keep the mode's value)."""
@@ -184,6 +186,10 @@ OPTIONS: tuple[Option, ...] = (
            "regret 0 where the hint failed (no cached regret)", "spade/slime/spade_rollout.py:703-735",
            "window", "every unhinted play of its delay window",
            "more plays give a steadier win rate for choosing the designer's examples"),
+    Option("timeout_plays", "which plays flag a design as timed out (OpenRLHF, window scoring)",
+           "regeneration_step", "its hinted plays and the unhinted plays of the step it was written in",
+           "spade/core/orchestrator.py:2288-2290, 2410-2418", "window", "any play of its window, hinted or unhinted",
+           "a design that hangs later in its window wastes rollout slots as much as one that hangs at once"),
 )
 
 SEMANTICS: dict[str, Semantics] = {

@@ -336,3 +336,21 @@ def test_the_memory_records_a_design_as_the_release_does_in_reference_mode(tmp_p
             every = plays[0] + plays[1]
             assert stats.unhinted_win_rate == sum(r == 1.0 for r in every) / len(every)
     assert state.memory.latest_stats(env_id_for(b)).regret == 0.0  # no hint, no regret remembered
+
+
+@pytest.mark.parametrize("mode", ["reference", "toolkit"])
+def test_a_timeout_flags_a_design_from_the_plays_the_release_counts(tmp_path, mode):
+    """Issue 33: the release flags a design whose hinted plays, or unhinted plays at the regeneration step,
+    timed out (it clears its timeout set each step and stamps only that step's new games); a timeout at a
+    later offset does not count there. The toolkit counts every play of the window."""
+    config = window_config()
+    config = config.model_copy(update={"semantics": config.semantics.model_copy(
+        update={"mode": mode, "design_scoring": "window", "failed_plays": None})})
+    state = SharedState(config, tmp_path)
+    code = variant("AlphaEnv")
+    assert state.record_window_design(0, 0, accepted(code, "AlphaEnv", state.step), stored(1))
+    design = state._pending_designs[env_id_for(code)]
+    state.report_episode(env_id_for(code), 0.0, False, False, step=design.step + 1, timed_out=True)
+    assert design.timed_out == (mode == "toolkit")
+    state.report_hint_play(env_id_for(code), 0.0, timed_out=True)
+    assert design.timed_out

@@ -274,6 +274,9 @@ class SemanticsSection(_Section):
     memory_plays: Literal["regeneration_step", "window"] | None = None
     """OpenRLHF, window scoring: the memory's win rate of a design over the plays of the step it was written
     in ("regeneration_step", the release) or over its whole window ("window")."""
+    timeout_plays: Literal["regeneration_step", "window"] | None = None
+    """OpenRLHF, window scoring: which plays flag a design as timed out: its hinted plays and those of the
+    step it was written in ("regeneration_step", the release), or any play of its window ("window")."""
     trained_sampling: Literal["truncated", "full"] | None = None
     """"full": the agent and the designer sample at their temperature only (``[sampling]`` top_p 1, top_k
     unset), so trained log-probs are the distribution the trainer recomputes; "truncated" (the release):

@@ -571,7 +571,7 @@ class SpadeAgentExecutor:
         try:
             lease = Lease(environment=play.environment, seed=play.seed, step=0, environments=0)
             episode = await self._episode(run, lease, policy, play.environment.spec.hint)
-            await run.client.report_hint_play(play.environment.id, episode.episode_return)
+            await run.client.report_hint_play(play.environment.id, episode.episode_return, episode.timed_out)
         except Exception as error:  # noqa: BLE001 - a lost hint play must not fail the trained episode beside it
             with self._lock:
                 self.faults[type(error).__name__] += 1

@@ -216,8 +216,8 @@ class RayStateClient:
     async def ripe_sample(self, row: int, sample: int, samples: int) -> RipeSample | None:
         return await self._call("ripe_sample", row, sample, samples)
 
-    async def report_hint_play(self, env_id: str, episode_return: float) -> None:
-        await self._call("report_hint_play", env_id, episode_return)
+    async def report_hint_play(self, env_id: str, episode_return: float, timed_out: bool = False) -> None:
+        await self._call("report_hint_play", env_id, episode_return, timed_out)
 
     async def finish_row(self, row: int, kept: bool, faults: int) -> int:
         return await self._call("finish_row", row, kept, faults)

@@ -545,12 +545,15 @@ class SharedState:
         design.hint_plays_assigned += 1
         return HintPlay(environment=self.environments[design.env_id].environment, seed=self.rng.randrange(2**31))
 
-    def report_hint_play(self, env_id: str, episode_return: float) -> None:
-        """Record a hinted play made for a design's window (``Lease.hint_play``)."""
+    def report_hint_play(self, env_id: str, episode_return: float, timed_out: bool = False) -> None:
+        """Record a hinted play made for a design's window (``Lease.hint_play``); a timeout flags the design
+        under either ``semantics.timeout_plays`` (the release makes every hinted play at the regeneration
+        step)."""
         with self._lock:
             design = self._pending_designs.get(env_id)
             if design is not None:
                 design.hinted_returns.append(float(episode_return))
+                design.timed_out = design.timed_out or timed_out
 
     # ------------------------------------------------------------------ agent rows
     def lease(self, row: int, samples: int, hinted: bool = False) -> Lease:
@@ -601,7 +604,8 @@ class SharedState:
         with self._lock:
             design = self._pending_designs.get(env_id)
             if design is not None and not hinted and step is not None and 0 <= step - design.step < self.window_steps:
-                design.record_play(step - design.step, episode_return, won, timed_out)
+                design.record_play(step - design.step, episode_return, won, timed_out,
+                                   self.config.semantics.resolved().timeout_plays)
             counters = self._counters
             counters.episodes += 1
             counters.wins += int(won)
@@ -854,7 +858,7 @@ class StateClient(Protocol):
 
     async def ripe_sample(self, row: int, sample: int, samples: int) -> RipeSample | None: ...
 
-    async def report_hint_play(self, env_id: str, episode_return: float) -> None: ...
+    async def report_hint_play(self, env_id: str, episode_return: float, timed_out: bool = False) -> None: ...
 
     async def finish_row(self, row: int, kept: bool, faults: int) -> int: ...
 
@@ -895,8 +899,8 @@ class LocalStateClient:
     async def ripe_sample(self, row: int, sample: int, samples: int) -> RipeSample | None:
         return self.state.ripe_sample(row, sample, samples)
 
-    async def report_hint_play(self, env_id: str, episode_return: float) -> None:
-        self.state.report_hint_play(env_id, episode_return)
+    async def report_hint_play(self, env_id: str, episode_return: float, timed_out: bool = False) -> None:
+        self.state.report_hint_play(env_id, episode_return, timed_out)
 
     async def finish_row(self, row: int, kept: bool, faults: int) -> int:
         return self.state.finish_row(row, kept, faults)
