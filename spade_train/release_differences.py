@@ -83,11 +83,11 @@ DIFFERENCES: tuple[Difference, ...] = (
             "rows not trained yet; a kept constant group's advantage is 0 either way"),
     Difference(
         "failed_plays_openrlhf", "a play the harness could not finish (OpenRLHF)",
-        "retried once (not after a timeout), then dropped",
-        "an agent row's failed play is masked and filled with its group's mean; in a design's window it counts "
-        "as a return of 0", "different",
-        why="the embedded loop follows `semantics.failed_plays`; the OpenRLHF window has no retry yet"),
-
+        "retried once (not after its 300 s play timeout), then dropped (`spade/core/orchestrator.py:1523-1547`)",
+        "an agent row's play is retried once, the retry trained, and a second failure left out of its design's "
+        "window (a step that timed out is retried too: the sandbox stops it, so nothing is left running)",
+        "option", setting='semantics.failed_plays = "retry_then_drop"',
+        test="tests/test_openrlhf_faults.py::test_a_failed_agent_play_is_retried_once_and_dropped_from_the_window_as_the_release_does"),
     Difference(
         "blank_hints", "a hint reply of whitespace only",
         "played as an empty hint (`spade/core/hint_generator.py:109-133, 255-262`)",

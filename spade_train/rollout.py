@@ -322,7 +322,7 @@ async def evaluate_environment(
     async def unhinted_play(seed: int, member: int) -> list[Episode]:
         """The play, or a failed play and its retry (the last one is the play kept, if it did not fail)."""
         episode = await one(seed, False, member)
-        if config.failed_plays == "zero" or not _harness_failed(episode):
+        if config.failed_plays == "zero" or not harness_failed(episode):
             return [episode]
         return [episode, await one(seed, False, batcher.join())]
 
@@ -334,12 +334,12 @@ async def evaluate_environment(
     hinted_results = list(hinted_results)
     if config.failed_plays == "zero":
         return EnvEvaluation(hinted=hinted_results, unhinted=[attempts[0] for attempts in tries])
-    kept = [attempts[-1] for attempts in tries if not _harness_failed(attempts[-1])]
-    failed = [episode for attempts in tries for episode in attempts if _harness_failed(episode)]
+    kept = [attempts[-1] for attempts in tries if not harness_failed(attempts[-1])]
+    failed = [episode for attempts in tries for episode in attempts if harness_failed(episode)]
     return EnvEvaluation(hinted=hinted_results, unhinted=kept, failed=failed)
 
 
-def _harness_failed(episode: Episode) -> bool:
+def harness_failed(episode: Episode) -> bool:
     """Whether the play could not be finished for a reason outside the game's own code (the model call,
     a timeout, the sandbox): what the release retries. A game that raised in step() under
     ``environment_errors = "minus_one"`` has terminated and is a lost episode, not a failure."""

@@ -369,3 +369,46 @@ def test_the_release_s_advantages_come_through_openrlhfs_centering(recipe):
     assert scored[0].score == pytest.approx(kept_score(0.3))
     toolkit = config.model_copy(update={"openrlhf": config.openrlhf.model_copy(update={"advantage": "group_norm"})})
     assert release_advantages(toolkit, "agent") is None
+
+
+class FlakyEngine(ScriptedEngine):
+    """A ScriptedEngine whose first ``failures`` generations raise (a hiccup of the engine)."""
+
+    def __init__(self, tokenizer: Any, reply: str, failures: int) -> None:
+        super().__init__(tokenizer, reply)
+        self.failures = failures
+
+    async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None
+                       ) -> RequestOutput:
+        if self.failures > 0:
+            self.failures -= 1
+            raise RuntimeError("the engine hiccuped")
+        return await super().generate(prompt_token_ids, sampling_params, multi_modal_data)
+
+
+class RecordingClient(LocalStateClient):
+    def __init__(self, state: SharedState, reports: list[dict[str, Any]]) -> None:
+        super().__init__(state)
+        self.reports = reports
+
+    async def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, **kwargs: Any) -> None:
+        self.reports.append({"return": episode_return, **kwargs})
+        await super().report_episode(env_id, episode_return, won, env_error, **kwargs)
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_a_failed_agent_play_is_retried_once_and_dropped_from_the_window_as_the_release_does(tokenizer, tmp_path,
+                                                                                          failures):
+    """Issue 33: with failed_plays = "retry_then_drop" (reference mode) an agent row's play that the harness
+    could not finish (here the engine failed) is played once more, and the retry is the trained sample; if
+    that fails too, the play is reported as dropped, so no design's window counts it as a return of 0."""
+    state = make_state(tmp_path)
+    state.config = state.config.model_copy(update={"semantics": state.config.semantics.model_copy(
+        update={"failed_plays": "retry_then_drop"})})
+    reports: list[dict[str, Any]] = []
+    executor = SpadeAgentExecutor(connect=lambda _: RecordingClient(state, reports))
+    one_sample = RowLabel(role="agent", row=1, samples=1, actor="test-state", namespace="spade")
+    (responses,) = run_rows(executor, FlakyEngine(tokenizer, "\\boxed{1}", failures), one_sample)
+    assert len(reports) == 1 and reports[0]["dropped"] == (failures == 2)
+    trained = any(end > start for start, end in responses[0]["action_ranges"])
+    assert trained == (failures == 1)

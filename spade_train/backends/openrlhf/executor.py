@@ -98,7 +98,7 @@ from spade_train.memory import NearDuplicate
 from spade_train.policies.base import Policy
 from spade_train.policies.roles import Policies
 from spade_train.rewards import WinRateEMA, designer_reward
-from spade_train.rollout import Episode, RolloutConfig, play_episode
+from spade_train.rollout import Episode, RolloutConfig, harness_failed, play_episode
 from spade_train.window import env_reward_scale
 
 UNTRAINED_SCORE = -1.0
@@ -548,9 +548,18 @@ class SpadeAgentExecutor:
                                               self._hint_play(run, lease.hint_play, policy))
         else:
             episode = await self._episode(run, lease, recorder, hint)
+        retry_then_drop = run.config.semantics.resolved().failed_plays == "retry_then_drop"
+        timed_out = episode.timed_out
+        if retry_then_drop and harness_failed(episode):
+            # The release plays a failed play once more and drops it if that fails too; the retry's
+            # trajectory is the one trained.
+            recorder = TrajectoryRecorder(policy)
+            episode = await self._episode(run, lease, recorder, hint)
+            timed_out = timed_out or episode.timed_out
         env_error = episode.error is not None and episode.error.startswith("environment")
         await run.client.report_episode(lease.environment.id, episode.episode_return, episode.won, env_error,
-                                        step=lease.step, hinted=hint is not None, timed_out=episode.timed_out)
+                                        step=lease.step, hinted=hint is not None, timed_out=timed_out,
+                                        dropped=retry_then_drop and harness_failed(episode))
         logs = {"spade/agent": 1.0, "spade/episode_return": episode.episode_return,
                 "spade/episode_won": float(episode.won), "spade/episode_turns": float(len(episode.turns)),
                 "spade/episode_hinted": float(hint is not None), "spade/episode_env_error": float(env_error),

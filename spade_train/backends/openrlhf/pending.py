@@ -75,11 +75,13 @@ class PendingDesign:
     timed_out: bool = False
 
     def record_play(self, offset: int, episode_return: float, won: bool, timed_out: bool,
-                    timeout_plays: str = "window") -> None:
+                    timeout_plays: str = "window", *, counted: bool = True) -> None:
         """An unhinted play at ``offset``; its timeout flags the design where ``timeout_plays`` counts it
-        ("regeneration_step": offset 0 only, the release; "window": any offset)."""
-        self.plays.setdefault(offset, []).append(float(episode_return))
-        self.wins += int(won)
+        ("regeneration_step": offset 0 only, the release; "window": any offset). A play that is not
+        ``counted`` (dropped after its retry failed too) enters no mean, but its timeout still flags."""
+        if counted:
+            self.plays.setdefault(offset, []).append(float(episode_return))
+            self.wins += int(won)
         self.timed_out = self.timed_out or (timed_out and (timeout_plays == "window" or offset == 0))
 
     @property

@@ -202,9 +202,10 @@ class RayStateClient:
         return await self._call("lease", row, samples, hinted)
 
     async def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
-                             step: int | None = None, hinted: bool = False, timed_out: bool = False) -> None:
+                             step: int | None = None, hinted: bool = False, timed_out: bool = False,
+                             dropped: bool = False) -> None:
         await self._call("report_episode", env_id, episode_return, won, env_error, step=step, hinted=hinted,
-                         timed_out=timed_out)
+                         timed_out=timed_out, dropped=dropped)
 
     async def replan_row(self, row: int, step: int, skill: str, kind: str, sample: int) -> RowPlan:
         return await self._call("replan_row", row, step, skill, kind, sample)

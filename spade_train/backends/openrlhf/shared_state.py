@@ -598,14 +598,16 @@ class SharedState:
         return self.rng.choices(window, weights=[e.weight for e in window])[0].environment.id
 
     def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
-                       step: int | None = None, hinted: bool = False, timed_out: bool = False) -> None:
+                       step: int | None = None, hinted: bool = False, timed_out: bool = False,
+                       dropped: bool = False) -> None:
         """Count one finished episode; an environment that keeps failing is retired. An unhinted play of a
-        design in its window (``step``: the lease's) is recorded at its step offset."""
+        design in its window (``step``: the lease's) is recorded at its step offset, unless ``dropped``
+        (a play the harness could not finish twice, under ``failed_plays = "retry_then_drop"``)."""
         with self._lock:
             design = self._pending_designs.get(env_id)
             if design is not None and not hinted and step is not None and 0 <= step - design.step < self.window_steps:
                 design.record_play(step - design.step, episode_return, won, timed_out,
-                                   self.config.semantics.resolved().timeout_plays)
+                                   self.config.semantics.resolved().timeout_plays, counted=not dropped)
             counters = self._counters
             counters.episodes += 1
             counters.wins += int(won)
@@ -849,7 +851,8 @@ class StateClient(Protocol):
     async def lease(self, row: int, samples: int, hinted: bool) -> Lease: ...
 
     async def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
-                             step: int | None = None, hinted: bool = False, timed_out: bool = False) -> None: ...
+                             step: int | None = None, hinted: bool = False, timed_out: bool = False,
+                             dropped: bool = False) -> None: ...
 
     async def replan_row(self, row: int, step: int, skill: str, kind: str, sample: int) -> RowPlan: ...
 
@@ -885,9 +888,10 @@ class LocalStateClient:
         return self.state.lease(row, samples, hinted)
 
     async def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
-                             step: int | None = None, hinted: bool = False, timed_out: bool = False) -> None:
+                             step: int | None = None, hinted: bool = False, timed_out: bool = False,
+                             dropped: bool = False) -> None:
         self.state.report_episode(env_id, episode_return, won, env_error, step=step, hinted=hinted,
-                                  timed_out=timed_out)
+                                  timed_out=timed_out, dropped=dropped)
 
     async def replan_row(self, row: int, step: int, skill: str, kind: str, sample: int) -> RowPlan:
         return self.state.replan_row(row, step, skill, kind, sample)
