@@ -33,7 +33,8 @@ class Difference:
     status: Status
     setting: str | None = None
     test: str | None = None
-    """``tests/FILE.py::test_name``: the test that fails if ``same`` or ``option`` stops holding."""
+    """The test (pytest node id: a file under tests/, then ``::`` and its name) that fails if ``same`` or
+    ``option`` stops holding."""
     why: str | None = None
     """For ``different``: why, and what it would take."""
 
