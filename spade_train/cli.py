@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory of spade-train run")
     probe.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                        help="override a setting of the run's config.json, e.g. --set probe.designer_samples=96")
+    probe.add_argument("--json", action="store_true", help="print the report as JSON (it is written to probe-N.json "
+                       "either way)")
 
     schema = commands.add_parser("schema", help="write the JSON Schema of the run configuration file")
     schema.add_argument("--out", type=Path, default=Path("schemas"), help="directory (default: schemas)")
@@ -114,12 +116,13 @@ def train(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
 
 def probe(args: argparse.Namespace, out: TextIO) -> int:
     """``spade-train probe RUN_DIR``: the designer probe of a finished (or interrupted) run."""
-    from spade_train.run.probe import probe_run
+    from spade_train.run.probe import next_probe_file, probe_run
 
     config_file = args.run_dir / "config.json"
     if not config_file.is_file():
         raise UsageError(f"{args.run_dir} holds no run (no config.json); give the --out of a spade-train run")
-    probe_run(args.run_dir, load_run_config(config_file, args.overrides), out)
+    probe_run(args.run_dir, load_run_config(config_file, args.overrides), out, file=next_probe_file(args.run_dir),
+              as_json=args.json, progress=sys.stderr if args.json else None)
     return EXIT_OK
 
 

@@ -74,8 +74,18 @@ def test_probe_command_reprobes_a_run_directory(played_runs, capsys, tmp_path):
     before = json.loads((first / "probe.json").read_text())
     assert main(["probe", str(first), "--set", "probe.designer_samples=6"]) == 0
     out = capsys.readouterr().out
-    assert "designer probe" in out and "uniform_valid" in out
-    assert json.loads((first / "probe.json").read_text())["distributions"] == before["distributions"]
+    assert "designer probe" in out and "uniform_valid" in out and "eff.)" in out
+    # A later probe writes a file of its own: the end-of-run probe.json is kept as it was.
+    assert (first / "probe.json").read_text() == json.dumps(before, indent=1) + "\n"
+    later = json.loads((first / "probe-1.json").read_text())
+    assert later["distributions"] == before["distributions"] and (first / "plots" / "probe-1.png").is_file()
+    # --json prints the report itself (and writes the next file).
+    assert main(["probe", str(first), "--set", "probe.designer_samples=6", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads((first / "probe-2.json").read_text()) and printed["distributions"]["final"]
+    for figures in printed["distributions"].values():
+        assert figures["distinct_valid"] <= figures["valid_samples"]
+        assert figures["effective_designs"] is None or 1.0 <= figures["effective_designs"] <= figures["distinct_valid"]
     assert main(["probe", str(tmp_path)]) == 2
     assert "holds no run" in capsys.readouterr().err
 

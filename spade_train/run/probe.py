@@ -19,9 +19,18 @@ what each designer's *own distribution* of designs is worth to it:
 5. with design hints (the embedded language), how closely the designer followed the agent during the
    run, read from ``attempts.jsonl`` (``tracking.py``).
 
-It writes ``probe.json`` and ``plots/probe.png`` in the run directory. The intervals resample designs
-(their per-design estimates from the plays included), not the plays of one design: a designer that
-repeats one design has an interval as narrow as that design's single estimate allows.
+The end-of-run probe writes ``probe.json`` and ``plots/probe.png`` in the run directory; each later
+``spade-train probe`` writes the next free ``probe-N.json`` and ``plots/probe-N.png``, so no probe replaces
+another.
+
+**Intervals resample distinct designs** (a cluster bootstrap): the repeats of one design share one noisy
+estimate, from the same plays, so they are one observation, not several. Each resample draws distinct
+designs with replacement and weighs each by how often the distribution wrote it. A designer that repeats
+itself thus gets the wide interval its few distinct designs allow, not the narrow one its many samples
+would suggest. Beside regret, each distribution reports its distinct valid designs and their effective
+number (the inverse Simpson index of how its valid samples spread over them: N for N designs written
+equally often, 1 for a designer collapsed onto one), so collapse is visible next to the figure it
+would flatter.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ from spade_train.run.resume import loading_checkpoint, memory_counts, verify_che
 from spade_train.run.tracking import designer_tracking, tracking_line
 
 PROBE_FILE = "probe.json"
+"""The end-of-run probe's file; later probes write ``probe-N.json`` (``next_probe_file``)."""
 DISTRIBUTIONS = ("final", "post_warmup", "uniform_valid")
 """The designs compared: the final model's, the post-warm-up model's, and the run's valid ones, uniformly."""
 
@@ -88,25 +98,55 @@ class _NoDuplicates:
         return ()
 
 
-def bootstrap_mean(values: Sequence[float], *, resamples: int, rng: random.Random,
-                   confidence: float = 0.95) -> tuple[float, float] | None:
-    """Percentile-bootstrap interval of the mean of ``values`` (None for no values)."""
-    if not values:
-        return None
-    means = sorted(sum(rng.choices(values, k=len(values))) / len(values) for _ in range(resamples))
+Cluster = tuple[float, int]
+"""One distinct design in a distribution: its value and how many of the distribution's samples it is."""
+
+
+def clusters(pairs: Sequence[tuple[str, float]]) -> list[Cluster]:
+    """(design key, value) per sample -> one cluster per distinct key, in first-seen order."""
+    found: dict[str, list[float]] = {}
+    for key, value in pairs:
+        found.setdefault(key, []).append(value)
+    return [(sum(values) / len(values), len(values)) for values in found.values()]
+
+
+def _cluster_mean(drawn: Sequence[Cluster]) -> float:
+    return sum(value * count for value, count in drawn) / sum(count for _, count in drawn)
+
+
+def _percentiles(values: list[float], confidence: float) -> tuple[float, float]:
+    values.sort()
     tail = (1 - confidence) / 2
-    return means[int(tail * (resamples - 1))], means[int((1 - tail) * (resamples - 1))]
+    return values[int(tail * (len(values) - 1))], values[int((1 - tail) * (len(values) - 1))]
 
 
-def bootstrap_difference(first: Sequence[float], second: Sequence[float], *, resamples: int,
+def bootstrap_mean(groups: Sequence[Cluster], *, resamples: int, rng: random.Random,
+                   confidence: float = 0.95) -> tuple[float, float] | None:
+    """Cluster-bootstrap interval of the per-sample mean (None for no clusters): distinct designs are
+    drawn with replacement, each weighing as many samples as it stands for."""
+    if not groups:
+        return None
+    return _percentiles([_cluster_mean(rng.choices(groups, k=len(groups))) for _ in range(resamples)], confidence)
+
+
+def bootstrap_difference(first: Sequence[Cluster], second: Sequence[Cluster], *, resamples: int,
                          rng: random.Random, confidence: float = 0.95) -> tuple[float, float] | None:
-    """Percentile-bootstrap interval of ``mean(first) - mean(second)``, the two resampled independently."""
+    """Cluster-bootstrap interval of ``mean(first) - mean(second)``, the two resampled independently."""
     if not first or not second:
         return None
-    differences = sorted(sum(rng.choices(first, k=len(first))) / len(first)
-                         - sum(rng.choices(second, k=len(second))) / len(second) for _ in range(resamples))
-    tail = (1 - confidence) / 2
-    return differences[int(tail * (resamples - 1))], differences[int((1 - tail) * (resamples - 1))]
+    return _percentiles([_cluster_mean(rng.choices(first, k=len(first)))
+                         - _cluster_mean(rng.choices(second, k=len(second))) for _ in range(resamples)],
+                        confidence)
+
+
+def effective_designs(keys: Sequence[str]) -> float | None:
+    """The inverse Simpson index of ``keys``: how many equally written designs their spread amounts to."""
+    if not keys:
+        return None
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return len(keys) ** 2 / sum(count * count for count in counts.values())
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -116,15 +156,19 @@ def _mean(values: Sequence[float]) -> float | None:
 def summarise(samples: Sequence[DesignResult], *, resamples: int, rng: random.Random) -> dict[str, Any]:
     """Validity, expected regret and plateau share of one distribution's samples, with intervals."""
     valid = [s for s in samples if s.valid and s.regret is not None]
-    validity = [float(s.valid) for s in samples]
-    regrets = [s.regret for s in valid if s.regret is not None]
-    plateau = [float(s.in_plateau) for s in valid]
+    validity = clusters([(s.env_id, float(s.valid)) for s in samples])
+    regrets = clusters([(s.env_id, s.regret) for s in valid if s.regret is not None])
+    plateau = clusters([(s.env_id, float(s.in_plateau)) for s in valid])
     unhinted = [s.win_rate_unhinted for s in valid if s.win_rate_unhinted is not None]
     return {
         "samples": len(samples), "distinct": len({s.env_id for s in samples}), "valid_samples": len(valid),
-        "valid": _mean(validity), "valid_ci": bootstrap_mean(validity, resamples=resamples, rng=rng),
-        "regret": _mean(regrets), "regret_ci": bootstrap_mean(regrets, resamples=resamples, rng=rng),
-        "plateau_share": _mean(plateau), "plateau_ci": bootstrap_mean(plateau, resamples=resamples, rng=rng),
+        "distinct_valid": len(regrets), "effective_designs": effective_designs([s.env_id for s in valid]),
+        "valid": _mean([float(s.valid) for s in samples]),
+        "valid_ci": bootstrap_mean(validity, resamples=resamples, rng=rng),
+        "regret": _mean([s.regret for s in valid if s.regret is not None]),
+        "regret_ci": bootstrap_mean(regrets, resamples=resamples, rng=rng),
+        "plateau_share": _mean([float(s.in_plateau) for s in valid]),
+        "plateau_ci": bootstrap_mean(plateau, resamples=resamples, rng=rng),
         "win_rate_unhinted": _mean(unhinted),
     }
 
@@ -262,12 +306,15 @@ class DesignerProbe:
                    for name, generations in replies.items()}
         samples["uniform_valid"] = [results[env_id_for(code)] for code in uniform]
         summary = {name: summarise(values, resamples=settings.resamples, rng=rng) for name, values in samples.items()}
-        baseline = [s.regret for s in samples["uniform_valid"] if s.valid and s.regret is not None]
+        def regret_clusters(name: str) -> list[Cluster]:
+            return clusters([(s.env_id, s.regret) for s in samples[name] if s.valid and s.regret is not None])
+
+        baseline = regret_clusters("uniform_valid")
         for name in ("final", "post_warmup"):
             if name not in summary:
                 continue
-            own = [s.regret for s in samples[name] if s.valid and s.regret is not None]
-            gain = None if not own or not baseline else sum(own) / len(own) - sum(baseline) / len(baseline)
+            own = regret_clusters(name)
+            gain = None if not own or not baseline else _cluster_mean(own) - _cluster_mean(baseline)
             summary[name]["regret_gain_over_uniform"] = gain
             summary[name]["regret_gain_ci"] = bootstrap_difference(own, baseline, resamples=settings.resamples,
                                                                    rng=rng)
@@ -299,15 +346,18 @@ def probe_lines(report: dict[str, Any]) -> list[str]:
         return form.format(value) + (f" [{form.format(ci[0])}, {form.format(ci[1])}]" if ci else "")
 
     plays = report["episodes_per_condition"]
-    lines = [f"designer probe (final agent of step {report['step']}, {plays}+{plays} plays per design):",
-             f"{'':16}{'valid':>20}{'regret':>24}{'plateau share':>22}"]
+    lines = [(f"designer probe (final agent of step {report['step']}, {plays}+{plays} plays per design; "
+              "intervals resample distinct designs):"),
+             f"{'':16}{'valid':>20}{'regret':>24}{'plateau share':>22}{'designs':>18}"]
     for name in DISTRIBUTIONS:
         figures = report["distributions"].get(name)
         if figures is None:
             continue
+        effective = figures.get("effective_designs")
+        designs = f"{figures.get('distinct_valid', 0)} ({effective:.1f} eff.)" if effective is not None else "0"
         lines.append(f"{name:16}{interval(figures['valid'], figures['valid_ci'], '{:.2f}'):>20}"
                      f"{interval(figures['regret'], figures['regret_ci'], '{:+.2f}'):>24}"
-                     f"{interval(figures['plateau_share'], figures['plateau_ci'], '{:.2f}'):>22}")
+                     f"{interval(figures['plateau_share'], figures['plateau_ci'], '{:.2f}'):>22}{designs:>18}")
     for name in ("final", "post_warmup"):
         figures = report["distributions"].get(name)
         if figures is not None and figures.get("regret_gain_over_uniform") is not None:
@@ -351,13 +401,27 @@ def plot_probe(report: dict[str, Any], out: Path) -> Path | None:
     return save_figure(figure, out)
 
 
-def probe_run(run_dir: Path, config: RunConfig, out: TextIO, *,
-              backend: ExecutionBackend | None = None) -> dict[str, Any]:
-    """Probe ``run_dir`` with ``config`` (the run's own, with any overrides), write ``probe.json`` and
-    ``plots/probe.png`` there and print the figures."""
-    report = asyncio.run(DesignerProbe(config, run_dir, backend=backend, out=out).run())
-    write_atomically(run_dir / PROBE_FILE, json.dumps(report, indent=1) + "\n")
-    plot = plot_probe(report, run_dir / "plots" / "probe.png")
+def next_probe_file(run_dir: Path) -> Path:
+    """The first ``probe-N.json`` (N = 1, 2, ...) not yet in ``run_dir``: a later probe's file."""
+    number = 1
+    while (run_dir / f"probe-{number}.json").exists():
+        number += 1
+    return run_dir / f"probe-{number}.json"
+
+
+def probe_run(run_dir: Path, config: RunConfig, out: TextIO, *, backend: ExecutionBackend | None = None,
+              file: Path | None = None, as_json: bool = False, progress: TextIO | None = None) -> dict[str, Any]:
+    """Probe ``run_dir`` with ``config`` (the run's own, with any overrides), write ``file`` (default
+    ``probe.json``) with its plot beside the curves (``plots/<file stem>.png``) and print the figures, or
+    with ``as_json`` the report itself as JSON. ``progress``: where the progress bar goes (default ``out``)."""
+    file = file or run_dir / PROBE_FILE
+    report = asyncio.run(DesignerProbe(config, run_dir, backend=backend,
+                                       out=progress if progress is not None else out).run())
+    write_atomically(file, json.dumps(report, indent=1) + "\n")
+    plot = plot_probe(report, run_dir / "plots" / f"{file.stem}.png")
+    if as_json:
+        out.write(json.dumps(report, indent=1) + "\n")
+        return report
     out.write("\n".join(probe_lines(report)) + "\n")
-    out.write(f"probe: {run_dir / PROBE_FILE}" + (f", {plot}" if plot is not None else "") + "\n")
+    out.write(f"probe: {file}" + (f", {plot}" if plot is not None else "") + "\n")
     return report
