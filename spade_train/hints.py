@@ -187,15 +187,17 @@ async def write_hint(
     tool_use: bool | None = None,
     settings: HintSettings = HintSettings(),
     seed: int | None = None,
+    messages: list[Message] | None = None,
 ) -> HintResult:
     """Ask ``policy`` (role ``"hinter"``) for a hint and vet it against ``solutions``.
 
     ``tool_use`` defaults to whether the source subclasses ToolUseBaseEnv: tool-use solutions end in
     the final answer, which changes what counts as a leak. A call that fails or returns nothing is made
-    again, ``settings.attempts`` times in all; when every one fails the hint is rejected.
+    again, ``settings.attempts`` times in all; when every one fails the hint is rejected. ``messages``
+    replace the toolkit's hint prompt (the release's, ``ReleasePrompts.hint_messages``).
     """
     request = GenerationRequest(
-        messages=build_hint_messages(env_source, first_observation),
+        messages=messages if messages is not None else build_hint_messages(env_source, first_observation),
         sampling=SamplingParams(temperature=settings.temperature, top_p=settings.top_p, top_k=settings.top_k,
                                 max_tokens=settings.max_tokens, seed=seed),
         role=HINTER_ROLE,

@@ -112,9 +112,12 @@ DIFFERENCES: tuple[Difference, ...] = (
         why="OpenRLHF owns batching"),
     Difference(
         "prompts", "the designer, hint and agent prompts",
-        "the release's templates (`spade/core/prompts/`)",
-        "this toolkit's, with the same inputs (document, memory, skill) in another structure (0 of 200 equal)",
-        "different", why="building them from a local release checkout is not yet done"),
+        "the release's templates (`spade/core/prompts/`, `hint_generator.py`), assembled in `orchestrator.py`",
+        "with a checkout of the release named, its own templates assembled as it does (the corpus-grounded "
+        "game prompt byte for byte; the others draw examples from Python's global random state there); "
+        "without one, this toolkit's prompts carry the same inputs in another text, and the run says so",
+        "option", setting="semantics.release_dir",
+        test="tests/test_release_prompts.py::test_the_designer_prompt_is_assembled_as_the_release_assembles_it"),
     Difference(
         "thinking", "thinking mode of the 8B recipes",
         "both roles think (games and tool use)", "off for both roles", "different",

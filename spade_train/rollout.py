@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -68,6 +69,10 @@ class RolloutConfig:
     with return 0, or retried once and then dropped (the release). Hinted ones are always kept."""
     play_seeds: PlaySeeds = "paired"
     """The same seeds in both arms, or independent ones (the release)."""
+    first_message: Callable[[str, str | None], str] | None = None
+    """The agent's first user message from the first observation and the hint, with no system message
+    (the release's ``qwen3_game`` template, ``ReleasePrompts.agent_message``); None: the system prompt, then
+    the observation with the hint injected by the contract."""
 
 
 @dataclass(frozen=True)
@@ -217,12 +222,16 @@ async def play_episode(
     tool_use = session.loaded.tool_use
     tools = await threads.run_async(session.tools) if tool_use else None
     system = config.system_prompt or (TOOL_AGENT_PROMPT if tool_use else TEXT_AGENT_PROMPT)
-    episode = Episode(seed=seed, hinted=hint is not None, messages=[{"role": "system", "content": system}])
+    # The release's game template (``first_message``) has no system message; its tool-use plays keep theirs.
+    release_game = config.first_message is not None and not tool_use
+    messages: list[Message] = [] if release_game else [{"role": "system", "content": system}]
+    episode = Episode(seed=seed, hinted=hint is not None, messages=messages)
     try:
         first = await threads.run_async(session.reset, seed)
     except EnvRuntimeError as error:
         return _failed(episode, error)
-    observation = inject_hint(first.observation, hint)
+    observation = (config.first_message(first.observation, hint) if release_game and config.first_message
+                   else inject_hint(first.observation, hint))
     turn_limit = config.max_turns or session.loaded.max_turns or 10
     rewards: list[float] = []
     for turn in range(turn_limit):

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from spade_envs.checks.validate import ValidatorConfig
     from spade_train.hints import HintSettings
     from spade_train.policies.base import SamplingParams
+    from spade_train.release_prompts import ReleasePrompts
     from spade_train.rewards import DesignerRewardConfig
     from spade_train.rollout import RolloutConfig
     from spade_train.semantics import Semantics
@@ -282,11 +283,24 @@ class SemanticsSection(_Section):
     unset), so trained log-probs are the distribution the trainer recomputes; "truncated" (the release):
     top-k/top-p as configured, and OpenRLHF's importance ratios are then biased (docs: deviations)."""
 
+    release_dir: str | None = None
+    """A local checkout of the SPADE release (``spade-rl/spade``): the designer, hint and agent prompts are
+    then built from its templates as the release builds them (``spade_train/release_prompts.py``); None:
+    this toolkit's prompts, which carry the same inputs in another text."""
+
+    def release_prompts(self) -> ReleasePrompts | None:
+        """The release's prompts from ``release_dir`` (loaded anew: call it once per run), or None."""
+        if self.release_dir is None:
+            return None
+        from spade_train.release_prompts import ReleasePrompts
+
+        return ReleasePrompts.load(self.release_dir)
+
     def resolved(self) -> Semantics:
         """The mode's options with the overrides set here."""
         from spade_train.semantics import semantics_for
 
-        overrides = self.model_dump(exclude={"mode"})
+        overrides = self.model_dump(exclude={"mode", "release_dir"})
         return semantics_for(self.mode).with_overrides(**overrides)
 
 
@@ -594,9 +608,10 @@ class RunConfig(_Section):
                             top_k=sampling.hint_top_k, max_tokens=sampling.hint_max_tokens,
                             attempts=sampling.hint_attempts, cleaning=self.semantics.resolved().hint_cleaning)
 
-    def rollout(self) -> RolloutConfig:
+    def rollout(self, release: ReleasePrompts | None = None) -> RolloutConfig:
         """How the agent plays an episode in this run: its sampling, the return mode and, for the signal
-        language's games, its own system prompt."""
+        language's games, its own system prompt; with the release's prompts (``semantics.release_prompts``),
+        its first message as the release writes it."""
         from spade_train.designer.language import design_language
         from spade_train.rollout import RolloutConfig
 
@@ -606,7 +621,8 @@ class RunConfig(_Section):
                              return_mode=self.loop.return_mode, seed=self.run.seed,
                              environment_errors=semantics.environment_errors, failed_plays=semantics.failed_plays,
                              play_seeds=semantics.play_seeds,
-                             system_prompt=design_language(self.design.language).agent_system_prompt)
+                             system_prompt=design_language(self.design.language).agent_system_prompt,
+                             first_message=release.agent_message if release is not None else None)
 
 
 def _check_openrlhf(config: RunConfig) -> None:

@@ -46,6 +46,7 @@ from spade_train.loop.checker import Checker
 from spade_train.memory import NearDuplicate
 from spade_train.policies.base import Generation, GenerationRequest, Message, SamplingParams
 from spade_train.policies.roles import Policies
+from spade_train.release_prompts import ReleasePrompts
 from spade_train.rewards import EnvOutcome, bootstrap_regret_ci, regret
 from spade_train.rollout import EnvEvaluation, RolloutConfig, evaluate_environment
 from spade_train.semantics import InvalidDesigns
@@ -112,6 +113,8 @@ class DesignContext:
     """How the hint call samples and how its reply is cleaned (``RunConfig.hint_settings``)."""
     invalid_designs: InvalidDesigns = "scored"
     """``Semantics.invalid_designs``: "resampled" makes ``design_slot`` try again (see there)."""
+    release_prompts: ReleasePrompts | None = None
+    """The release's designer and hint prompts (``semantics.release_dir``); None: this toolkit's."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,9 @@ def designer_request(plan: DesignPlan, context: DesignContext) -> GenerationRequ
     sampling = context.designer_sampling
     if sampling.seed is None:
         sampling = replace(sampling, seed=plan.seed)
+    release = context.release_prompts
+    if release is not None and context.language.name == "python" and release.supports(plan.prompt.kind):
+        return GenerationRequest(messages=release.designer_messages(plan.prompt), sampling=sampling, role="designer")
     return context.language.request(plan.prompt, sampling)
 
 
@@ -400,9 +406,12 @@ async def _duplicate_of(context: DesignContext, code: str) -> str | None:
 async def _hint(context: DesignContext, environment: EnvironmentRecord, observed: _Observed) -> HintResult:
     """The hint for this environment: written, checked against the solutions as text, then played by the
     hint readers in the sandbox (a hint they win with leaks the solution)."""
+    tool_use = environment.spec.kind == "tool_use"
+    release = context.release_prompts
     hint = await write_hint(context.policies.hinter, environment.code, observed.first_observation,
-                            solutions=observed.solutions, tool_use=environment.spec.kind == "tool_use",
-                            settings=context.hint)
+                            solutions=observed.solutions, tool_use=tool_use, settings=context.hint,
+                            messages=release.hint_messages(environment.code, tool_use=tool_use)
+                            if release is not None else None)
     if not (hint.accepted and hint.hint):
         return hint
     leak = await context.sessions.run_holding_session(functools.partial(

@@ -99,12 +99,13 @@ class SelfPlayLoop:
         self.checker = checker or Checker(backend, loop.validator(plan_salt=config.run.seed),
                                           workers=loop.validation_workers, reuse_verdicts=loop.reuse_verdicts,
                                           reject_warnings=loop.warnings == "rejected")
+        release = config.semantics.release_prompts()
         self.context = DesignContext(
             policies=policies, language=design_language(config.design.language), backend=backend,
             sessions=self.sessions, checker=self.checker, memory=_MemoryDuplicates(memory), loop=loop,
-            designer_sampling=config.sampling.designer(), rollout=config.rollout(),
+            designer_sampling=config.sampling.designer(), rollout=config.rollout(release),
             corpus_name=corpus.name if corpus is not None else None, hint=config.hint_settings(),
-            invalid_designs=config.semantics.resolved().invalid_designs)
+            invalid_designs=config.semantics.resolved().invalid_designs, release_prompts=release)
         self.rng = random.Random(config.run.seed)
         self.emas: dict[str, WinRateEMA] = {}
         self._slot = 0

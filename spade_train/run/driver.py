@@ -38,6 +38,7 @@ from spade_train.loop.design import Outcome
 from spade_train.loop.iteration import IterationResult, SelfPlayLoop
 from spade_train.memory import EnvironmentMemory
 from spade_train.policies.roles import Policies
+from spade_train.release_prompts import prompts_line
 from spade_train.run.directory import RunDirectory
 from spade_train.run.figures import progress_figures, summary_lines
 from spade_train.run.loggers import open_logger
@@ -111,6 +112,9 @@ class SelfPlayRun:
         corpus = Corpus.load(loop_settings.corpus, seed=config.run.seed) if (
             loop_settings.use_corpus or "corpus_grounded" in loop_settings.kinds) else None
         directory.write_config(config)
+        prompts = prompts_line(config.semantics.release_dir, config.semantics.mode)
+        if prompts is not None and config.design.language == "python":
+            self.out.write(prompts + "\n")
         state = directory.checkpoints.state() or {"step": 0, "loop": None}
         for note in directory.resume_notes:
             self.out.write(f"resume: {note}\n")

@@ -229,11 +229,13 @@ class DesignerProbe:
         sessions = SessionThreads(self.backend)
         checker = Checker(self.backend, loop.validator(plan_salt=self.config.run.seed), workers=loop.validation_workers,
                           reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")
+        release = self.config.semantics.release_prompts()
         context = DesignContext(
             policies=Policies(designer=final, agent=final, hinter=hint_writer(self.config, final)),
             language=language, backend=self.backend, sessions=sessions, checker=checker, memory=_NoDuplicates(),
             loop=loop, designer_sampling=self.config.sampling.designer(),
-            rollout=replace(self.config.rollout(), episodes_per_condition=settings.episodes_per_condition))
+            rollout=replace(self.config.rollout(release), episodes_per_condition=settings.episodes_per_condition),
+            release_prompts=release)
         try:
             with EnvironmentMemory(self.run_dir / "memory.sqlite3") as memory:
                 plans = [self._plan(memory, rng, index, step) for index in range(settings.designer_samples)]

@@ -97,6 +97,7 @@ from spade_train.loop.summary import AttemptSummary, DesignerScore
 from spade_train.memory import NearDuplicate
 from spade_train.policies.base import Policy
 from spade_train.policies.roles import Policies
+from spade_train.release_prompts import ReleasePrompts
 from spade_train.rewards import WinRateEMA, designer_reward
 from spade_train.rollout import Episode, RolloutConfig, harness_failed, play_episode
 from spade_train.window import env_reward_scale
@@ -286,6 +287,8 @@ class _Run:
     sessions: SessionThreads
     checker: Checker
     rollout: RolloutConfig
+    release: ReleasePrompts | None = None
+    """The release's prompts (``semantics.release_dir``, as this node sees it), loaded once per run."""
 
     @property
     def filtering(self) -> bool:
@@ -454,12 +457,13 @@ class SpadeAgentExecutor:
         backend = await asyncio.wrap_future(self._backend(config.run.sandbox))
         # Each attempt validates its code once: repeats and verdict reuse are batch matters. Sessions and
         # checks share the engine's sandbox memory budget, so the sandboxes beside vLLM stay within it.
+        release = config.semantics.release_prompts()
         budget = MemoryBudget(int(config.openrlhf.sandbox_memory_gib * 1024))
         return _Run(config=config, client=client, backend=backend,
                     sessions=SessionThreads(backend, workers=config.openrlhf.env_workers, budget=budget),
                     checker=Checker(backend, config.loop.validator(plan_salt=config.run.seed), reuse_verdicts=False,
                                     reject_warnings=config.loop.warnings == "rejected", budget=budget),
-                    rollout=config.rollout())
+                    rollout=config.rollout(release), release=release)
 
     def close(self) -> None:
         """Stop the worker threads (OpenRLHF never calls this; tests and tools do)."""
@@ -483,7 +487,7 @@ class SpadeAgentExecutor:
             language=design_language(config.design.language), backend=run.backend, sessions=run.sessions,
             checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
             designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
-            hint=config.hint_settings(), invalid_designs=semantics.invalid_designs)
+            hint=config.hint_settings(), invalid_designs=semantics.invalid_designs, release_prompts=run.release)
 
         async def replan(old: DesignPlan) -> DesignPlan:
             # A re-sampled attempt: a fresh document, memory draw and seed from the state, the same step.

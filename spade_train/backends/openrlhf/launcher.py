@@ -37,6 +37,7 @@ from spade_train.backends.openrlhf.resources import resources_line
 from spade_train.backends.openrlhf.shared_state import STATE_DIR
 from spade_train.backends.openrlhf.sizing import kv_sizing
 from spade_train.config.sections import RunConfig
+from spade_train.release_prompts import prompts_line
 
 DRIVER_MODULE = "spade_train.backends.openrlhf.driver"
 REMOTE_PYTHON = "python"
@@ -167,6 +168,9 @@ def run_openrlhf(config: RunConfig, out: Path, *, resume: bool, dry_run: bool, a
                   "local model directory's config.json gives it)") + "\n")
     stream.write(importance_line(plan.config) + "\n")
     stream.write(resources_line(plan.config) + "\n")
+    prompts = prompts_line(plan.config.semantics.release_dir, plan.config.semantics.mode)
+    if prompts is not None:
+        stream.write(prompts + "\n")
     section = plan.config.openrlhf
     if section.environments == "fixed" and not Path(str(section.fixed_pool)).is_dir():
         stream.write(f"note: the fixed pool {section.fixed_pool} is not a directory here; it must exist where the "
