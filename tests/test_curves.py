@@ -39,6 +39,8 @@ def _row(step: int) -> dict:
         "train_designer_loss": 0.01, "train_agent_loss": -0.2 if played else None,
         "train_designer_grad_norm": 0.3, "train_agent_grad_norm": 0.6 if played else None,
         "train_designer_kl": 0.02, "train_agent_kl": None, "zero_variance_groups": 4.0,
+        # The mechanism panel's parts (tracking.with_follow adds them from attempts.jsonl before plotting).
+        **({"followed_regret": 0.5 + step / 60, "family_regret": 0.4} if step > 3 and played else {}),
     }
     for index, skill in enumerate(SKILLS):
         row[f"skill/{skill}/valid_rate"] = 0.4 + index / 5
@@ -212,3 +214,19 @@ def test_run_logger_is_the_embedded_runs_and_openrlhf_has_its_own() -> None:
     assert load_run_config(root / "configs" / "embedded.toml", ['run.logger="tensorboard"']).run.logger == "tensorboard"
     with pytest.raises(ConfigError, match="openrlhf.logger"):
         load_run_config(root / "configs" / "recipes" / "qwen3-4b-games.toml", ['run.logger="tensorboard"'])
+
+
+def test_the_mechanism_panel_reads_which_families_the_designer_chose() -> None:
+    """Issue 32, item 3: per iteration, the recent regret of the families the designer's played designs
+    belong to, against the average recent family (what a designer blind to the agent would get)."""
+    from spade_train.run.tracking import with_follow
+
+    attempts = [{"step": 1, "played": True, "hint": "code oak", "regret": 0.8},
+                {"step": 1, "played": True, "hint": "code elm", "regret": 0.2},
+                {"step": 2, "played": True, "hint": "code oak", "regret": 0.6},
+                {"step": 2, "played": True, "hint": "code oak", "regret": 0.7}]
+    rows = with_follow([{"step": 1}, {"step": 2}, {"step": 3}], attempts)
+    assert "followed_regret" not in rows[0]  # nothing before iteration 1 to follow
+    # Iteration 2 chose oak twice; over iteration 1, oak was worth 0.8 and the average family 0.5.
+    assert rows[1]["followed_regret"] == pytest.approx(0.8) and rows[1]["family_regret"] == pytest.approx(0.5)
+    assert "followed_regret" not in rows[2]  # iteration 3 played nothing

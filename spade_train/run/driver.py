@@ -44,6 +44,7 @@ from spade_train.run.figures import progress_figures, summary_lines
 from spade_train.run.loggers import open_logger
 from spade_train.run.plots import plot_metrics
 from spade_train.run.progress import progress_bar
+from spade_train.run.tracking import with_follow
 
 
 class RunFailed(SpadeError):
@@ -132,6 +133,8 @@ class SelfPlayRun:
                 loop.close()
             manifest = memory.export_pool(directory.pool_path, f"spade-{directory.path.name}")
         rows = directory.metrics()
+        if config.design.hinter == "design":  # hints name design families: the mechanism panel can be drawn
+            rows = with_follow(rows, directory.attempts())
         plot = plot_metrics(rows, directory.plot_path, title=f"{self.title}: {directory.path.name}",
                             subtitle=run_description(config, self.policies, self.config_source))
         self.out.write("\n" + "\n".join(summary_lines(rows)) + "\n")

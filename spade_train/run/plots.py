@@ -65,8 +65,12 @@ PANELS: tuple[Panel, ...] = (
     Panel("Gradient norm and KL to the reference", ("train_designer_grad_norm", "train_agent_grad_norm"),
           "gradient norm (before clipping)", secondary=("train_designer_kl", "train_agent_kl"),
           secondary_label="KL per token"),
+    Panel("Does the designer follow the agent?", ("followed_regret", "family_regret"),
+          "regret over the 3 iterations before", zero_line=True),
 )
-"""The 3 x 3 panels, left to right and top to bottom."""
+"""The panels, left to right and top to bottom, three to a row. The last is drawn from ``attempts.jsonl``
+where hints name design families (``tracking.with_follow``): the designer is choosing what the agent has
+not learnt when its line runs above the average family's."""
 
 LABELS: dict[str, str] = {
     "designer_reward_raw_mean": "all skills", "valid_rate": "all skills", "regret_mean": "all skills",
@@ -76,6 +80,7 @@ LABELS: dict[str, str] = {
     "train_designer_loss": "designer", "train_agent_loss": "agent",
     "train_designer_grad_norm": "designer", "train_agent_grad_norm": "agent",
     "train_designer_kl": "designer KL (right)", "train_agent_kl": "agent KL (right)",
+    "followed_regret": "families the designer chose", "family_regret": "average family (a blind designer)",
 }
 
 SMOOTHING = 5
@@ -245,7 +250,10 @@ def curves_figure(rows: Sequence[dict[str, Any]], title: str, subtitle: str | No
     smooth = len(rows) > 2 * SMOOTHING
     skills = skills_of(rows)
     skill_colours = dict(zip(skills, _palette(len(skills) + 2)[2:]))
-    figure, axes = plt.subplots(3, 3, figsize=(16, 12.5), constrained_layout=True)
+    grid_rows = -(-len(PANELS) // 3)
+    figure, axes = plt.subplots(grid_rows, 3, figsize=(16, 4.2 * grid_rows), constrained_layout=True)
+    for axis in list(axes.flat)[len(PANELS):]:
+        axis.set_axis_off()
     for axis, panel in zip(axes.flat, PANELS):
         if panel.rejections:
             drawn = _draw_rejections(axis, steps, rows)

@@ -30,8 +30,10 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(items) / len(items) if items else None
 
 
-def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3) -> dict[str, Any]:
-    """Per-iteration ``follow`` values (see the module docstring) and their summary over the run's halves.
+def follow_parts(attempts: Iterable[Mapping[str, Any]], *, window: int = 3) -> tuple[dict[int, tuple[float, float]], int]:
+    """Per iteration with enough history: (the recent regret of the families its designs belong to, the
+    recent regret of the average recently played family); ``follow`` is their difference. Also the last
+    step seen.
 
     ``attempts`` are ``attempts.jsonl`` rows (``RunDirectory.attempts``); only played designs with a regret
     and a hint count. Rows that are not what a run writes (missing or mistyped fields) are skipped, not
@@ -47,7 +49,7 @@ def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3)
         if row.get("played") is True and isinstance(hint, str) and hint and isinstance(regret, (int, float)) \
                 and not isinstance(regret, bool):
             played[step].append((hint, float(regret)))
-    follow: dict[int, float] = {}
+    parts: dict[int, tuple[float, float]] = {}
     for step in sorted(played):
         recent: dict[str, list[float]] = defaultdict(list)
         for earlier in range(step - window, step):
@@ -58,7 +60,14 @@ def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3)
             continue
         chosen = _mean(family_regret[family] for family, _ in played[step] if family in family_regret)
         if chosen is not None:
-            follow[step] = chosen - sum(family_regret.values()) / len(family_regret)
+            parts[step] = (chosen, sum(family_regret.values()) / len(family_regret))
+    return parts, last_step
+
+
+def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3) -> dict[str, Any]:
+    """Per-iteration ``follow`` values (see the module docstring) and their summary over the run's halves."""
+    parts, last_step = follow_parts(attempts, window=window)
+    follow = {step: chosen - average for step, (chosen, average) in parts.items()}
     half = last_step // 2
     return {
         "window": window,
@@ -68,6 +77,16 @@ def designer_tracking(attempts: Iterable[Mapping[str, Any]], *, window: int = 3)
         "second_half": _mean(value for step, value in follow.items() if step > half),
         "per_iteration": {str(step): value for step, value in follow.items()},
     }
+
+
+def with_follow(rows: list[dict[str, Any]], attempts: Iterable[Mapping[str, Any]], *,
+                window: int = 3) -> list[dict[str, Any]]:
+    """``rows`` (metrics) with the two parts of ``follow`` per iteration, for the curves' mechanism panel:
+    ``followed_regret`` (the families the designer chose) and ``family_regret`` (the average recent family,
+    what a designer blind to the agent would choose on average)."""
+    parts, _ = follow_parts(attempts, window=window)
+    return [{**row, **({"followed_regret": parts[row["step"]][0], "family_regret": parts[row["step"]][1]}
+                       if row.get("step") in parts else {})} for row in rows]
 
 
 def tracking_line(tracking: Mapping[str, Any]) -> str:
