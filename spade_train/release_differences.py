@@ -132,9 +132,12 @@ DIFFERENCES: tuple[Difference, ...] = (
         "all 6 skills, 4 games each", "one skill per designer row, rows cycling the skills", "different",
         why="per-row skills keep group_norm's and dr_grpo's groups to one skill"),
     Difference(
-        "design_centring", "the group a design's reward is centred in",
-        "the designs of its skill in the regeneration batch", "the designs of its designer row (one skill)",
-        "different", why="a row is OpenRLHF's group"),
+        "design_centring", "which skills a regeneration's designs are written for, and their centring group",
+        "3 of the 6 skills drawn at random per regeneration, 8 designs each, centred per skill",
+        "designer rows cycle through the skills, one skill and 8 designs per row, centred per row: the same "
+        "group size and one skill per group, but the skills come in order", "different",
+        why="rows are written before the run; a random draw per regeneration would need the step, which "
+            "OpenRLHF does not give the data"),
     Difference(
         "hinted_play_timing", "when a design's hinted plays happen",
         "all at the regeneration step", "during its window, beside agent rows", "different",
