@@ -18,13 +18,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from spade_envs.errors import SpadeError
+from spade_train.backends.openrlhf.ray_actor import NAMESPACE
 from spade_train.config.sections import RunConfig
 
 RESERVATION_TIMEOUT_S = 60.0
-NAMESPACE = "spade"
 
 
-class ReservationError(ValueError):
+class ReservationError(SpadeError):
     """The CPUs the engines need cannot be held; the message names the node and the fix."""
 
 
