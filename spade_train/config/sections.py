@@ -115,6 +115,28 @@ class DesignSection(_Section):
     """"design": the embedded hint writer that names a signal design's code; "model": the policy writes hints."""
 
 
+class PretrainingSection(_Section):
+    """Pretraining a tiny designer on generated environment programs (``spade_train/pretraining``): what
+    gives it Python before it writes whole modules in self-play."""
+
+    programs: int = Field(3000, ge=1)
+    """Programs drawn for the corpus (``generate_corpus``)."""
+    defect_share: float = Field(0.25, ge=0, le=1)
+    """Share of them carrying one deliberate defect, so invalid programs are in the model's distribution."""
+    vocab_size: int = Field(1024, ge=300)
+    """The byte-level BPE tokenizer's vocabulary, trained on the corpus."""
+    hidden_size: int = Field(128, ge=8)
+    num_layers: int = Field(3, ge=1)
+    num_heads: int = Field(4, ge=1)
+    max_positions: int = Field(768, ge=64)
+    """Tokens per program and request: the corpus's programs take 290-640 with the default vocabulary."""
+    steps: int = Field(600, ge=0)
+    batch_size: int = Field(8, ge=1)
+    learning_rate: float = Field(3e-3, gt=0)
+    sample_temperature: float = Field(0.3, gt=0)
+    """The temperature programs are sampled at when pretraining is measured."""
+
+
 class WarmupSection(_Section):
     agent_steps: int = Field(150, ge=0)
     designer_steps: int = Field(100, ge=0)

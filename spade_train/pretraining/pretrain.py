@@ -1,0 +1,124 @@
+"""Pretraining a tiny designer on the generated programs: what lets it write Python in self-play.
+
+The tiny model starts from random weights. ``pretrain`` gives it what a pretrained model brings: it
+draws a corpus (``programs.generate_corpus``, a quarter of it defective, so invalid programs are in its
+distribution too), trains a byte-level BPE tokenizer on it (code needs every byte: indentation, quotes,
+backslashes) and trains a small causal LM on the programs as designer replies, each after a short
+request naming the environment kind (``request_text``), the loss on the reply only.
+
+``sample_programs`` then asks the model for programs. Measured on this project's 2-core VM with the
+settings' defaults (3,000 programs, steps of 8, ``benchmarks/python_designer_pretrain.py``), 12 programs
+sampled at temperature 0.3 through the real checker:
+
+- after 300 steps (67 s of training): 3 passed, 5 had syntax errors, 4 failed semantic checks;
+- after 600 steps (130 s): 8 passed, none had a syntax error, and the other 4 failed semantic checks
+  (one task whatever the seed twice, garbage actions winning, a solution that breaks the contract).
+
+One of the 12 repeated a corpus program verbatim; all 12 were near-duplicates of one (the memory's
+similarity >= 0.9, which ignores names and numbers). So the model writes programs in the contract, can
+still get them wrong, and recombines what it read: where self-play starts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spade_train.config.sections import PretrainingSection
+from spade_train.pretraining.programs import Program, generate_corpus
+
+FENCE = "```python\n"
+
+
+def request_text(kind: str) -> str:
+    """What the model reads before writing a program of ``kind`` (the reply opens the code fence)."""
+    return f"<design kind={kind}>\n"
+
+
+def reply_text(program: Program) -> str:
+    """A program as the designer's reply: fenced, as the parser reads replies."""
+    return f"{FENCE}{program.code}```\n"
+
+
+@dataclass
+class PretrainResult:
+    model: Any
+    tokenizer: Any
+    losses: list[float] = field(default_factory=list)
+    """The training loss of each step."""
+    corpus: list[Program] = field(default_factory=list)
+
+
+def pretrain(settings: PretrainingSection, *, seed: int = 0,
+             on_step: Callable[[int, float], None] | None = None) -> PretrainResult:
+    """Draw the corpus, train the tokenizer and the model on it; ``on_step(step, loss)`` after each step."""
+    import torch
+
+    from spade_train.backends.embedded.model import TinyModelConfig, build_causal_lm, train_bpe_tokenizer
+
+    corpus = generate_corpus(settings.programs, seed=seed, defect_share=settings.defect_share)
+    texts = [request_text(p.kind) + reply_text(p) for p in corpus]
+    tokenizer = train_bpe_tokenizer(texts, settings.vocab_size)
+    shape = TinyModelConfig(hidden_size=settings.hidden_size, num_layers=settings.num_layers,
+                            num_heads=settings.num_heads, max_positions=settings.max_positions, seed=seed)
+    model = build_causal_lm(tokenizer, shape, seed=seed)
+    examples = [_example(tokenizer, p, settings.max_positions) for p in corpus]
+    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=0.0)
+    rng = random.Random(seed)
+    losses: list[float] = []
+    model.train()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        for step in range(settings.steps):
+            batch = rng.sample(examples, min(settings.batch_size, len(examples)))
+            loss = _loss(model, tokenizer, batch)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+            losses.append(float(loss.detach()))
+            if on_step is not None:
+                on_step(step + 1, losses[-1])
+    model.eval()
+    return PretrainResult(model=model, tokenizer=tokenizer, losses=losses, corpus=corpus)
+
+
+def _example(tokenizer: Any, program: Program, limit: int) -> tuple[list[int], int]:
+    """Token ids of request and reply (cut at ``limit``) and where the reply starts."""
+    request = tokenizer(request_text(program.kind), add_special_tokens=False)["input_ids"]
+    reply = tokenizer(reply_text(program), add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+    return (request + reply)[:limit], len(request)
+
+
+def _loss(model: Any, tokenizer: Any, batch: Sequence[tuple[list[int], int]]) -> Any:
+    """Next-token loss on the reply tokens of each example."""
+    import torch
+
+    width = max(len(ids) for ids, _ in batch)
+    ids = torch.full((len(batch), width), tokenizer.pad_token_id, dtype=torch.long)
+    mask = torch.zeros((len(batch), width), dtype=torch.long)
+    labels = torch.full((len(batch), width), -100, dtype=torch.long)
+    for row, (tokens, start) in enumerate(batch):
+        ids[row, : len(tokens)] = torch.tensor(tokens)
+        mask[row, : len(tokens)] = 1
+        labels[row, start: len(tokens)] = torch.tensor(tokens[start:])
+    return model(input_ids=ids, attention_mask=mask, labels=labels).loss
+
+
+def sample_programs(model: Any, tokenizer: Any, kinds: Sequence[str], *, temperature: float, max_tokens: int,
+                    seed: int = 0) -> list[str]:
+    """One reply per kind in ``kinds``: the text after the request, the opening fence included."""
+    import torch
+
+    replies = []
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        for kind in kinds:
+            prompt = tokenizer(request_text(kind) + FENCE, return_tensors="pt", add_special_tokens=False)
+            with torch.no_grad():
+                out = model.generate(**prompt, max_new_tokens=max_tokens, do_sample=True, temperature=temperature,
+                                     top_k=0, top_p=1.0, pad_token_id=tokenizer.pad_token_id)
+            replies.append(FENCE + tokenizer.decode(out[0][prompt["input_ids"].shape[1]:], skip_special_tokens=True))
+    return replies
