@@ -70,6 +70,21 @@ def _class_name(rng: random.Random, noun: str) -> str:
     return f"{rng.choice(ADJECTIVES)}{noun}Env"
 
 
+def _head(name: str, max_turns: int, constants: str = "") -> str:
+    """The start every program shares: imports, any module constants, the class, ``__init__`` and the first
+    lines of ``reset`` (a seeded generator, the episode's flags)."""
+    between = f"\n{constants}\n" if constants else ""
+    return (f"import random\nimport re\n{between}\n\nclass {name}:\n"
+            f"    def __init__(self, max_turns={max_turns}, **kwargs):\n"
+            "        self.max_turns = max_turns\n        self.reset()\n\n"
+            "    def reset(self, seed=None):\n        rng = random.Random(seed)\n"
+            "        self.done, self.turns = False, 0\n")
+
+
+CLOSE = "    def close(self):\n        pass\n"
+"""The end every program shares."""
+
+
 def _answer_step(answer_expr: str, right: str, wrong: str) -> str:
     """A single-answer ``step``: one reply, graded, the episode over."""
     return f'''    def step(self, action):
@@ -91,19 +106,7 @@ def arithmetic(rng: random.Random) -> tuple[str, dict[str, Any]]:
     noun = rng.choice(("Sum", "Arithmetic", "Chain", "Calc"))
     ask = rng.choice(("Compute from left to right: ", "Work left to right: ", "Evaluate in order, left to right: "))
     name = _class_name(rng, noun)
-    code = f'''import random
-import re
-
-
-class {name}:
-    def __init__(self, max_turns=1, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        numbers = [rng.randint(1, {high}) for _ in range({terms})]
+    code = _head(name, 1) + f'''        numbers = [rng.randint(1, {high}) for _ in range({terms})]
         ops = [rng.choice({ops!r}) for _ in range({terms - 1})]
         self.answer = numbers[0]
         text = str(numbers[0])
@@ -121,9 +124,7 @@ class {name}:
     def solution(self):
         return str(self.answer)
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"terms": terms, "high": high, "ops": ops}
 
 
@@ -133,19 +134,7 @@ def sequence(rng: random.Random) -> tuple[str, dict[str, Any]]:
     name = _class_name(rng, rng.choice(("Sequence", "Pattern", "Series")))
     step_line = {"add": "value + step", "multiply": "value * step", "square": "value + step * len(terms)"}[rule]
     start = rng.choice(("rng.randint(1, 9)", "rng.randint(2, 5)"))
-    code = f'''import random
-import re
-
-
-class {name}:
-    def __init__(self, max_turns=1, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        value = {start}
+    code = _head(name, 1) + f'''        value = {start}
         step = rng.randint(2, {rng.choice((4, 6, 9))})
         terms = []
         for _ in range({shown + 1}):
@@ -159,9 +148,7 @@ class {name}:
     def solution(self):
         return str(self.answer)
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"rule": rule, "shown": shown}
 
 
@@ -169,19 +156,7 @@ def counting(rng: random.Random) -> tuple[str, dict[str, Any]]:
     length = rng.randint(16, 40)
     letters = rng.choice(("ab", "abc", "xyz", "abcd"))
     name = _class_name(rng, rng.choice(("Count", "Tally", "Letter")))
-    code = f'''import random
-import re
-
-
-class {name}:
-    def __init__(self, max_turns=1, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        self.text = "".join(rng.choice({letters!r}) for _ in range({length}))
+    code = _head(name, 1) + f'''        self.text = "".join(rng.choice({letters!r}) for _ in range({length}))
         self.letter = rng.choice({letters!r})
         self.answer = self.text.count(self.letter)
         return "How many times does " + self.letter + " appear in " + self.text + "?", {{}}
@@ -190,9 +165,7 @@ class {name}:
     def solution(self):
         return str(self.answer)
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"length": length, "letters": letters}
 
 
@@ -201,19 +174,7 @@ def guessing(rng: random.Random) -> tuple[str, dict[str, Any]]:
     turns = rng.randint(7, 10)
     name = _class_name(rng, rng.choice(("Guess", "Number", "Bisect")))
     higher, lower = rng.choice((("higher", "lower"), ("too low", "too high"), ("go up", "go down")))
-    code = f'''import random
-import re
-
-
-class {name}:
-    def __init__(self, max_turns={turns}, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        self.secret = rng.randint(1, {high})
+    code = _head(name, turns) + f'''        self.secret = rng.randint(1, {high})
         self.low, self.high = 1, {high}
         return "Guess my number from 1 to {high}. Answer in \\\\boxed{{}}.", {{}}
 
@@ -250,9 +211,7 @@ class {name}:
             else:
                 high = middle - 1
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"high": high, "turns": turns}
 
 
@@ -260,21 +219,7 @@ def walk(rng: random.Random) -> tuple[str, dict[str, Any]]:
     size = rng.randint(4, 7)
     name = _class_name(rng, rng.choice(("Grid", "Walk", "Maze", "Robot")))
     words = rng.choice((("up", "down", "left", "right"), ("north", "south", "west", "east")))
-    code = f'''import random
-import re
-
-MOVES = {{"{words[0]}": (0, -1), "{words[1]}": (0, 1), "{words[2]}": (-1, 0), "{words[3]}": (1, 0)}}
-
-
-class {name}:
-    def __init__(self, max_turns={4 * size}, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        self.x, self.y = rng.randrange({size}), rng.randrange({size})
+    code = _head(name, 4 * size, constants=f'MOVES = {{"{words[0]}": (0, -1), "{words[1]}": (0, 1), "{words[2]}": (-1, 0), "{words[3]}": (1, 0)}}') + f'''        self.x, self.y = rng.randrange({size}), rng.randrange({size})
         self.goal = (rng.randrange({size}), rng.randrange({size}))
         while self.goal[0] == self.x or self.goal[1] == self.y:  # no single repeated move wins
             self.goal = (rng.randrange({size}), rng.randrange({size}))
@@ -306,9 +251,7 @@ class {name}:
         moves += ["{words[1]}"] * max(0, self.goal[1] - y) + ["{words[0]}"] * max(0, y - self.goal[1])
         return moves
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"size": size, "words": list(words)}
 
 
@@ -317,21 +260,7 @@ def signals(rng: random.Random) -> tuple[str, dict[str, Any]]:
     moves = rng.sample(["left", "right", "up", "down", "stay"], len(colours))
     length = rng.randint(2, 5)
     name = _class_name(rng, rng.choice(("Signal", "Light", "Code")))
-    code = f'''import random
-import re
-
-MOVE_FOR = {dict(zip(colours, moves))!r}
-
-
-class {name}:
-    def __init__(self, max_turns={2 * length + 2}, **kwargs):
-        self.max_turns = max_turns
-        self.reset()
-
-    def reset(self, seed=None):
-        rng = random.Random(seed)
-        self.done, self.turns = False, 0
-        self.signals = [rng.choice({colours!r}) for _ in range({length})]
+    code = _head(name, 2 * length + 2, constants=f'MOVE_FOR = {dict(zip(colours, moves))!r}') + f'''        self.signals = [rng.choice({colours!r}) for _ in range({length})]
         self.position = 0
         return "Signal: " + self.signals[0] + ". Reply with a move in \\\\boxed{{}}.", {{}}
 
@@ -354,9 +283,7 @@ class {name}:
     def solution(self):
         return [MOVE_FOR[colour] for colour in self.signals]
 
-    def close(self):
-        pass
-'''
+''' + CLOSE
     return code, {"colours": colours, "length": length}
 
 
