@@ -120,9 +120,10 @@ DIFFERENCES: tuple[Difference, ...] = (
         test="tests/test_release_prompts.py::test_the_designer_prompt_is_assembled_as_the_release_assembles_it"),
     Difference(
         "thinking", "thinking mode of the 8B recipes",
-        "both roles think (games and tool use)", "off for both roles", "different",
-        why="one chat-template setting covers both roles, and a thinking agent's turns need per-turn samples "
-            "(Qwen3 drops old reasoning from the history)"),
+        "both roles think (games and tool use: `--spade-env-enable-thinking`, `--spade-actor-enable-thinking`)",
+        "the designer thinks (`openrlhf.designer_thinking`); the agent does not", "different",
+        why="a thinking agent's turns need per-turn samples (Qwen3 drops old reasoning from the history) and 25 "
+            "turns of thinking overflow max_len; the designer's one reply has no such problem"),
     Difference(
         "tool_use_validator", "tool-use designs' extra checks",
         "a compact filter and an LLM environment validator", "neither", "different",

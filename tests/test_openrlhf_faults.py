@@ -412,3 +412,26 @@ def test_a_failed_agent_play_is_retried_once_and_dropped_from_the_window_as_the_
     assert len(reports) == 1 and reports[0]["dropped"] == (failures == 2)
     trained = any(end > start for start, end in responses[0]["action_ranges"])
     assert trained == (failures == 1)
+
+
+def test_the_designer_thinks_where_the_release_s_8b_recipes_have_it_think(tokenizer):
+    """Issue 33: the release's 8B scripts pass --spade-env-enable-thinking; the agent's thinking stays off
+    in the recipes (25 turns of it overflow max_len). The designer's policy gets its own switch."""
+    from pathlib import Path
+
+    from spade_train.backends.openrlhf.engine_policy import EnginePolicy
+    from spade_train.backends.openrlhf.executor import chat_options
+    from spade_train.config import load_run_config
+
+    recipes = Path(__file__).resolve().parent.parent / "configs" / "recipes"
+    for name in ("qwen3-8b-games", "qwen3-8b-tool-use"):
+        config = load_run_config(recipes / f"{name}.toml")
+        assert chat_options(config, "designer") == {"enable_thinking": True}
+        assert chat_options(config, "agent") == {"enable_thinking": False} == chat_options(config, "hinter")
+    four_b = load_run_config(recipes / "qwen3-4b-games.toml")
+    assert chat_options(four_b, "designer") == {} == chat_options(four_b, "agent")
+    policy = EnginePolicy(ScriptedEngine(tokenizer, "x"), tokenizer, sampling_params(), max_length=100,
+                          chat_options={"enable_thinking": False})
+    assert policy.with_chat_options({"enable_thinking": False}) is policy
+    thinking = policy.with_chat_options({"enable_thinking": True})
+    assert thinking.chat_options == {"enable_thinking": True} and thinking.engine is policy.engine

@@ -488,6 +488,10 @@ class OpenRLHFSection(_Section):
     agent, nested and trained episodes alike). False keeps 25-turn episodes inside max_len and makes
     the nested plays that score a design see the same prompts as trained play; None: the template's own
     default."""
+    designer_thinking: bool | None = None
+    """The same switch for the designer's calls alone (its first reply and repairs; the release's
+    ``--spade-env-enable-thinking``): a design is one reply, so thinking costs no turns. None: as
+    ``enable_thinking``."""
 
     # ---- rollout engines
     prefix_caching: bool = True

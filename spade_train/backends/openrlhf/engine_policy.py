@@ -95,6 +95,13 @@ class EnginePolicy:
         self.chat_options = dict(chat_options or {})
         """Chat-template options for every prompt (``openrlhf.enable_thinking``)."""
 
+    def with_chat_options(self, options: dict[str, Any]) -> EnginePolicy:
+        """The same engine with other chat-template options (the designer's own thinking switch)."""
+        if options == self.chat_options:
+            return self
+        return EnginePolicy(self.engine, self.tokenizer, self.template, max_length=self.max_length,
+                            engine_loop=self.engine_loop, chat_options=options)
+
     async def generate(self, request: GenerationRequest) -> Generation:
         try:
             prompt_ids = render_prompt(self.tokenizer, request.messages, request.tools, self.chat_options)

@@ -352,7 +352,7 @@ class SpadeAgentExecutor:
             run = await self._run_for(row)
             policy = EnginePolicy(engine, tokenizer, sampling_params, max_length=max_length,
                                   engine_loop=asyncio.get_running_loop(),
-                                  chat_options=_chat_options(run.config))
+                                  chat_options=chat_options(run.config))
             if row.role == "designer":
                 return await self._design(run, row, policy), run
             return await self._play(run, row, policy), run
@@ -483,7 +483,8 @@ class SpadeAgentExecutor:
         semantics = config.semantics.resolved()
         window = semantics.design_scoring == "window"
         context = DesignContext(
-            policies=Policies(designer=policy, agent=policy, hinter=policy),
+            policies=Policies(designer=policy.with_chat_options(chat_options(config, "designer")), agent=policy,
+                              hinter=policy),
             language=design_language(config.design.language), backend=run.backend, sessions=run.sessions,
             checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
             designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
@@ -632,9 +633,12 @@ def _drop_late_result(task: asyncio.Future[Any]) -> None:
         logger.warning("spade: a design attempt past its budget later failed: %s", describe_fault(task.exception()))
 
 
-def _chat_options(config: RunConfig) -> dict[str, Any]:
-    """Chat-template options for every prompt of the run (Qwen3's ``enable_thinking``)."""
-    thinking = config.openrlhf.enable_thinking
+def chat_options(config: RunConfig, role: str = "agent") -> dict[str, Any]:
+    """Chat-template options for a role's prompts (Qwen3's ``enable_thinking``): the designer's may differ
+    (``openrlhf.designer_thinking``); the agent's and the hint writer's follow ``openrlhf.enable_thinking``."""
+    section = config.openrlhf
+    thinking = section.designer_thinking if role == "designer" and section.designer_thinking is not None \
+        else section.enable_thinking
     return {} if thinking is None else {"enable_thinking": thinking}
 
 
