@@ -79,9 +79,10 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "zero_variance", "groups whose rewards are all equal",
         "kept with advantage 0 (they count in the loss's token mean)",
-        "dropped by dynamic filtering (`grpo.drop_zero_variance`)", "different",
-        why="dynamic filtering is how an OpenRLHF run leaves a group out, and the recipes need it for designer "
-            "rows not trained yet; a kept constant group's advantage is 0 either way"),
+        "the same: kept, with a score inside dynamic filtering's range, and trained at advantage 0; dynamic "
+        "filtering still drops faulted groups and designer rows not trained yet", "option",
+        setting="grpo.drop_zero_variance = false",
+        test="tests/test_openrlhf_faults.py::test_zero_variance_groups_are_kept_at_advantage_zero_as_the_release_keeps_them"),
     Difference(
         "failed_plays_openrlhf", "a play the harness could not finish (OpenRLHF)",
         "retried once (not after its 300 s play timeout), then dropped (`spade/core/orchestrator.py:1523-1547`)",

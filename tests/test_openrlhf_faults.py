@@ -435,3 +435,26 @@ def test_the_designer_thinks_where_the_release_s_8b_recipes_have_it_think(tokeni
     assert policy.with_chat_options({"enable_thinking": False}) is policy
     thinking = policy.with_chat_options({"enable_thinking": True})
     assert thinking.chat_options == {"enable_thinking": True} and thinking.engine is policy.engine
+
+
+def test_zero_variance_groups_are_kept_at_advantage_zero_as_the_release_keeps_them():
+    """Issue 33: the release trains groups whose plays all scored alike (advantage 0); with
+    grpo.drop_zero_variance = false (every paper recipe) such a group gets a score inside dynamic filtering's
+    range and is trained, while groups that must not be trained are still dropped by it."""
+    from pathlib import Path
+
+    from spade_train.backends.openrlhf.executor import FLAT_KEPT_SCORE
+    from spade_train.config import load_run_config
+
+    recipe = load_run_config(Path(__file__).resolve().parent.parent / "configs" / "recipes" / "qwen3-4b-games.toml")
+    assert not recipe.grpo.drop_zero_variance
+    for rewards in ([0.0, 0.0], [1.0, 1.0, 1.0]):
+        scored, kept = score_group([outcome(r) for r in rewards], keep_flat=True)
+        assert kept and all(s.score == FLAT_KEPT_SCORE for s in scored) and not dropped(
+            [{"scores": s.score} for s in scored])
+        assert dr_grpo([s.reward for s in scored]) == [0.0] * len(rewards)  # trained at advantage 0
+        assert not score_group([outcome(r) for r in rewards])[1]  # drop_zero_variance = true drops it
+    for flags in ({"fault": "RuntimeError"}, {"trainable": False}):
+        scored, kept = score_group([outcome(1.0), outcome(1.0, **flags)], keep_flat=True)
+        assert not kept and all(s.score == UNTRAINED_SCORE for s in scored)
+    assert not score_group([outcome(1.0), outcome(0.0, masked=True)], keep_flat=True)[1]  # one live sample

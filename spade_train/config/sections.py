@@ -393,7 +393,8 @@ class GRPOSection(_Section):
     """Samples per forward/backward pass (memory only; does not change the update)."""
     max_grad_norm: float = Field(1.0, gt=0)
     drop_zero_variance: bool = True
-    """Leave out groups whose samples all scored alike (no advantage to learn from)."""
+    """Leave out groups whose samples all scored alike (no advantage to learn from). False keeps them with
+    advantage 0, as the release does: they still count in the loss's token mean."""
     designer_format_recovery: bool = False
     """When every designer reply of an iteration is malformed, train the designer toward its last valid
     replies (advantage +1, this iteration's replies -1). A batch whose rewards are all equal gives GRPO
@@ -676,18 +677,10 @@ def _check_openrlhf(config: RunConfig) -> None:
         raise ValueError(f"loop.envs_per_iteration ({loop.envs_per_iteration}) must be a multiple of "
                          f"openrlhf.n_samples_per_prompt ({section.n_samples_per_prompt}): each designer row "
                          "writes that many environments")
-    masks_designer = not loop.train_designer or section.designer_delay_steps > 0
-    if section.environments == "self_play" and masks_designer and not config.grpo.drop_zero_variance:
-        raise ValueError("untrained designer rows are left out through dynamic filtering: set "
-                         "grpo.drop_zero_variance = true (or loop.train_designer = true and "
-                         "openrlhf.designer_delay_steps = 0)")
     if section.importance_correction == "seq":
         raise ValueError("openrlhf.importance_correction = \"seq\" averages over each sample's trained tokens, "
                          "and masked samples (environment errors, faults) have none, which makes the loss NaN: "
                          "use \"token\"")
-    if section.row_headroom is not None and section.row_headroom > 1 and not config.grpo.drop_zero_variance:
-        raise ValueError("openrlhf.row_headroom > 1 writes rows for groups dynamic filtering drops; without it "
-                         "every row is trained: set grpo.drop_zero_variance = true or drop row_headroom")
     if section.max_tokens_per_gpu is not None and not section.dynamic_batch:
         raise ValueError("openrlhf.max_tokens_per_gpu is the budget of dynamic micro-batches: set "
                          "openrlhf.dynamic_batch = true or drop it")

@@ -138,15 +138,16 @@ def _checkpoint_flags(config: RunConfig, paths: RunPaths) -> list[str]:
 
 def _optional_flags(config: RunConfig, paths: RunPaths) -> list[str]:
     """The flags that only some settings add, in a fixed order."""
-    section, grpo = config.openrlhf, config.grpo
+    section = config.openrlhf
     flags: list[str] = []
     if section.colocate:
         flags += ["--train.colocate_all", "--vllm.enable_sleep", "--ds.enable_sleep"]
     if section.async_rollouts:
         flags += ["--train.async_enable"]
-    if grpo.drop_zero_variance:
-        low, high = DYNAMIC_FILTERING_RANGE
-        flags += ["--algo.dynamic_filtering_enable", "--algo.dynamic_filtering_range", str(low), str(high)]
+    # Always on: it is how groups that must not be trained (faults, untrained designer rows, left-over rows)
+    # are left out; zero-variance groups are dropped by it only with grpo.drop_zero_variance (their score).
+    low, high = DYNAMIC_FILTERING_RANGE
+    flags += ["--algo.dynamic_filtering_enable", "--algo.dynamic_filtering_range", str(low), str(high)]
     if section.kl_coef > 0:
         flags += ["--algo.kl.use_loss", "--algo.kl.estimator", "k3",
                   "--ref.num_nodes", str(section.nodes), "--ref.num_gpus_per_node", str(section.gpus_per_node)]

@@ -32,12 +32,12 @@ class RowCounts:
 
 
 def row_headroom(config: RunConfig) -> float:
-    """Rows per trained group: ``openrlhf.row_headroom``, or 1 / ``expected_pass_rate`` when dynamic
-    filtering drops groups (each dropped group consumes a row) and 1.0 when nothing is dropped."""
+    """Rows per trained group: ``openrlhf.row_headroom``, or 1 / ``expected_pass_rate`` (each group dynamic
+    filtering drops consumes a row)."""
     section = config.openrlhf
     if section.row_headroom is not None:
         return section.row_headroom
-    return 1.0 / section.expected_pass_rate if config.grpo.drop_zero_variance else 1.0
+    return 1.0 / section.expected_pass_rate
 
 
 def row_count(config: RunConfig) -> int:

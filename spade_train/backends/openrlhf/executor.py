@@ -49,7 +49,8 @@ before returning and are scored together (``score_group``); OpenRLHF's dynamic f
 when its mean score lies strictly inside (0, 1). A group whose rewards differ gets
 ``0.5 + 0.49 tanh(reward)`` per sample (distinct rewards give distinct scores, all inside the range, so
 a group with returns {-1, 0} is kept); a group whose rewards are all equal gets 0 (no contrast:
-dropped); a group with a fault, a designer group that must not be trained yet (designer delay, the
+dropped), or with ``grpo.drop_zero_variance = false`` (the release keeps them) 0.5, kept and trained at
+advantage 0; a group with a fault, a designer group that must not be trained yet (designer delay, the
 no-designer-training ablation) and a row left over once the run's steps have their data get -1
 (dropped). The last sample to finish then tells the shared state whether the group is kept, which is
 how the state counts training steps.
@@ -107,6 +108,8 @@ UNTRAINED_SCORE = -1.0
 dynamic-filtering range."""
 NO_CONTRAST_SCORE = 0.0
 """Score of a group whose rewards are all equal: the range's open lower end, so it is dropped."""
+FLAT_KEPT_SCORE = 0.5
+"""Score of such a group where ``grpo.drop_zero_variance`` is false: inside the range, so it is kept."""
 GROUP_WAIT_MARGIN_S = 600.0
 """How long a finished sample waits for the rest of its row beyond the longest a sibling may take."""
 
@@ -218,8 +221,8 @@ def release_advantages(config: RunConfig, role: str) -> Shaping | None:
     return designer
 
 
-def score_group(outcomes: Sequence[SampleOutcome],
-                shaping: Shaping | None = None) -> tuple[list[TrainedSample], bool]:
+def score_group(outcomes: Sequence[SampleOutcome], shaping: Shaping | None = None, *,
+                keep_flat: bool = False) -> tuple[list[TrainedSample], bool]:
     """The group's samples with their final rewards and scores, and whether dynamic filtering keeps it
     (see the module docstring).
 
@@ -232,6 +235,8 @@ def score_group(outcomes: Sequence[SampleOutcome],
     if any(o.fault is not None or not o.trainable for o in outcomes):
         score, kept = UNTRAINED_SCORE, False
     elif len(live) < 2 or max(live) - min(live) <= 1e-9:
+        if keep_flat and len(live) >= 2:  # trained at advantage 0 (OpenRLHF's centering makes it so)
+            return [replace(o.sample, reward=r, score=FLAT_KEPT_SCORE) for o, r in zip(outcomes, rewards)], True
         score, kept = NO_CONTRAST_SCORE, False
     else:
         scores = [kept_score(r) for r in rewards]
@@ -257,11 +262,11 @@ class _Group:
         self.abandoned = False
         """A sample gave up waiting: every sample of the group is then dropped, and the state told once."""
 
-    def add(self, outcome: SampleOutcome, shaping: Shaping | None = None) -> int:
+    def add(self, outcome: SampleOutcome, shaping: Shaping | None = None, *, keep_flat: bool = False) -> int:
         """Add a finished sample; returns its index. The last one to arrive scores the group."""
         self.outcomes.append(outcome)
         if len(self.outcomes) == self.size:
-            self.scored, self.kept = score_group(self.outcomes, shaping)
+            self.scored, self.kept = score_group(self.outcomes, shaping, keep_flat=keep_flat)
             self.complete.set()
         return len(self.outcomes) - 1
 
@@ -289,10 +294,6 @@ class _Run:
     rollout: RolloutConfig
     release: ReleasePrompts | None = None
     """The release's prompts (``semantics.release_dir``, as this node sees it), loaded once per run."""
-
-    @property
-    def filtering(self) -> bool:
-        return self.config.grpo.drop_zero_variance
 
     def close(self) -> None:
         self.sessions.close()
@@ -385,7 +386,8 @@ class SpadeAgentExecutor:
     async def _settle(self, key: tuple[str, str, int], group: _Group, outcome: SampleOutcome, run: _Run | None,
                       row: RowLabel) -> TrainedSample:
         """Wait for the rest of the row, then return this sample scored with its group."""
-        index = group.add(outcome, release_advantages(run.config, row.role) if run is not None else None)
+        index = group.add(outcome, release_advantages(run.config, row.role) if run is not None else None,
+                          keep_flat=run is not None and not run.config.grpo.drop_zero_variance)
         if len(group.outcomes) == group.size:
             self._groups.pop(key, None)
         if not group.complete.is_set() and not group.abandoned:
@@ -401,7 +403,7 @@ class SpadeAgentExecutor:
         if group.abandoned or group.scored is None:
             return replace(outcome.sample, score=UNTRAINED_SCORE)
         if index == group.size - 1:  # the last to arrive reports the group, once
-            trained = group.kept or (run is not None and not run.filtering)
+            trained = group.kept
             left_over = any(not o.trainable and o.sample.logs.get("spade/left_over") for o in group.outcomes)
             if not left_over:
                 await self._report(run, row, kept=trained, faults=sum(o.fault is not None for o in group.outcomes))
