@@ -57,6 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--address", metavar="ADDR",
                      help="openrlhf: submit to this Ray cluster (e.g. http://head:8265) instead of running here")
 
+    pre = commands.add_parser("pretrain", help="pretrain a tiny designer on generated environment programs "
+                              "([pretraining]) and measure what it writes")
+    pre.add_argument("--config", required=True, type=Path, help="TOML or JSON run configuration (its [pretraining], "
+                     "run.seed, run.sandbox and checker settings are read)")
+    pre.add_argument("--out", required=True, type=Path, help="a new directory: the model, its tokenizer and "
+                     "pretrain.json go there")
+    pre.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP)
+    pre.add_argument("--samples", type=int, default=12, help="programs sampled and checked at the end (default 12)")
+
     probe = commands.add_parser("probe", help="the designer probe of a run: its designers' designs at its final agent")
     probe.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory of spade-train run")
     probe.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
@@ -138,6 +147,54 @@ def generate_pool(config: RunConfig, args: argparse.Namespace, out: TextIO) -> i
     return EXIT_OK
 
 
+def pretrain_designer(config: RunConfig, args: argparse.Namespace, out: TextIO) -> int:
+    """``spade-train pretrain``: draw the program corpus, pretrain on it, save the model, check samples."""
+    import json
+    import shutil
+    import time
+
+    from spade_envs.checks.validate import validate_source
+    from spade_envs.fileio import write_atomically
+    from spade_envs.runtime.backend import create_backend
+    from spade_envs.runtime.limits import ExecutionLimits
+    from spade_train.backends.embedded.model import save_checkpoint_files
+    from spade_train.pretraining.pretrain import check_samples, pretrain
+
+    if args.samples < 0:
+        raise UsageError("--samples must be 0 or more")
+    if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
+        raise UsageError(f"{args.out} already holds files; choose a new --out")
+    settings = config.pretraining
+    started = time.perf_counter()
+
+    def progress(step: int, loss: float) -> None:
+        if step % 50 == 0 or step == settings.steps:
+            out.write(f"pretraining step {step}/{settings.steps}: loss {loss:.3f}\n")
+            out.flush()
+
+    result = pretrain(settings, seed=config.run.seed, on_step=progress)
+    seconds = time.perf_counter() - started
+    staging = args.out.with_name(f".{args.out.name}.staging")
+    shutil.rmtree(staging, ignore_errors=True)  # what a killed pretraining left
+    save_checkpoint_files(result.model, result.tokenizer, staging / "model")
+    backend = create_backend(config.run.sandbox, ExecutionLimits())
+    validator = config.loop.validator(plan_salt=config.run.seed)
+    checked = check_samples(result, settings, lambda code: validate_source(code, backend, config=validator),
+                            count=args.samples, seed=config.run.seed)
+    report = {"seed": config.run.seed, "settings": settings.model_dump(), "train_seconds": round(seconds, 1),
+              "programs": len(result.corpus), "defective": sum(not p.valid for p in result.corpus),
+              "loss_first": result.losses[0] if result.losses else None,
+              "loss_last": result.losses[-1] if result.losses else None, "samples": checked.to_json()}
+    write_atomically(staging / "pretrain.json", json.dumps(report, indent=1) + "\n")
+    if args.out.exists():
+        args.out.rmdir()
+    staging.rename(args.out)
+    out.write(f"pretrained on {len(result.corpus)} programs in {seconds:.0f} s; of {checked.samples} sampled "
+              f"programs {checked.valid} passed the checker ({checked.verbatim} verbatim copies); "
+              f"model in {args.out / 'model'}, figures in {args.out / 'pretrain.json'}\n")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
 
@@ -147,6 +204,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return schema_command(args.out, args.check, stream, program="spade-train", models=TRAIN_SCHEMA_MODELS)
         if args.command == "probe":
             return probe(args, stream)
+        if args.command == "pretrain":
+            return pretrain_designer(load_run_config(args.config, args.overrides), args, stream)
         overrides = [*args.overrides, *([f'run.logger="{args.logger}"'] if args.logger else [])]
         config = load_run_config(args.config, overrides)
         return (train if args.command == "run" else generate_pool)(config, args, stream)

@@ -98,3 +98,31 @@ def test_pretraining_teaches_the_programs_and_reproduces() -> None:
     assert pretrain(settings, seed=1).losses == first.losses
     replies = sample_programs(first.model, first.tokenizer, ["single_answer"], temperature=1.0, max_tokens=20)
     assert replies[0].startswith("```python\n") and len(replies[0]) > len("```python\n")
+
+
+def test_the_pretrain_command_saves_a_loadable_model_and_its_figures(tmp_path, capsys) -> None:
+    """``spade-train pretrain``: the model and tokenizer in a new directory, loadable as a checkpoint, the
+    figures in pretrain.json; an --out that holds files is refused in one line, nothing written."""
+    pytest.importorskip("torch")
+    import json
+    from pathlib import Path
+
+    from spade_train.cli import main
+    from spade_train.policies.transformers_local import TransformersPolicy
+
+    config = Path(__file__).resolve().parent.parent / "configs" / "embedded.toml"
+    small = ["--set", "pretraining.programs=30", "--set", "pretraining.steps=10", "--set", "pretraining.hidden_size=32",
+             "--set", "pretraining.num_layers=1", "--set", "pretraining.num_heads=2", "--set",
+             "pretraining.vocab_size=400", "--set", "pretraining.max_positions=640"]
+    out = tmp_path / "pretrained"
+    assert main(["pretrain", "--config", str(config), "--out", str(out), "--samples", "2", *small]) == 0
+    printed = capsys.readouterr().out
+    assert "pretraining step 10/10" in printed and "of 2 sampled programs" in printed
+    report = json.loads((out / "pretrain.json").read_text())
+    assert report["programs"] == 30 and report["samples"]["samples"] == 2 and report["loss_last"] < report["loss_first"]
+    assert TransformersPolicy(str(out / "model")).name  # a checkpoint transformers loads
+    assert not list(tmp_path.glob(".*staging"))
+    capsys.readouterr()  # transformers' own loading bar
+    assert main(["pretrain", "--config", str(config), "--out", str(out), *small]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds files" in err

@@ -587,6 +587,7 @@ class RunConfig(_Section):
     policies: PoliciesSection = Field(default_factory=PoliciesSection)
     design: DesignSection = Field(default_factory=DesignSection)
     warmup: WarmupSection = Field(default_factory=WarmupSection)
+    pretraining: PretrainingSection = Field(default_factory=PretrainingSection)
     loop: LoopSection = Field(default_factory=LoopSection)
     sampling: SamplingSection = Field(default_factory=SamplingSection)
     grpo: GRPOSection = Field(default_factory=GRPOSection)

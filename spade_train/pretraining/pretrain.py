@@ -6,6 +6,10 @@ distribution too), trains a byte-level BPE tokenizer on it (code needs every byt
 backslashes) and trains a small causal LM on the programs as designer replies, each after a short
 request naming the environment kind (``request_text``), the loss on the reply only.
 
+``spade-train pretrain --config FILE --out DIR`` runs it with the file's ``[pretraining]`` settings and
+``run.seed``, saves the model and tokenizer as a checkpoint in ``DIR/model`` and writes its figures,
+sampled programs checked included, to ``DIR/pretrain.json``.
+
 ``sample_programs`` then asks the model for programs. Measured on this project's 2-core VM with the
 settings' defaults (3,000 programs, steps of 8, ``benchmarks/python_designer_pretrain.py``), 12 programs
 sampled at temperature 0.3 through the real checker:
@@ -122,3 +126,46 @@ def sample_programs(model: Any, tokenizer: Any, kinds: Sequence[str], *, tempera
                                      top_k=0, top_p=1.0, pad_token_id=tokenizer.pad_token_id)
             replies.append(FENCE + tokenizer.decode(out[0][prompt["input_ids"].shape[1]:], skip_special_tokens=True))
     return replies
+
+
+@dataclass(frozen=True)
+class SampleCheck:
+    """Sampled programs put through the checker: how many parse, pass, and why the others fail."""
+
+    samples: int
+    parsed: int
+    valid: int
+    verbatim: int
+    """Programs that are a corpus program to the letter."""
+    rejected_by: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"samples": self.samples, "parsed": self.parsed, "valid": self.valid, "verbatim": self.verbatim,
+                "rejected_by": dict(self.rejected_by)}
+
+
+def check_samples(result: PretrainResult, settings: PretrainingSection, validate: Callable[[str], Any], *,
+                  count: int, seed: int = 0) -> SampleCheck:
+    """Sample ``count`` programs (kinds alternating) and judge each with ``validate`` (the checker)."""
+    from spade_train.designer.parser import parse_environment_response
+
+    kinds = [("single_answer", "multi_turn_game")[index % 2] for index in range(count)]
+    replies = sample_programs(result.model, result.tokenizer, kinds, temperature=settings.sample_temperature,
+                              max_tokens=settings.max_positions, seed=seed)
+    known = {program.code for program in result.corpus}
+    parsed = valid = verbatim = 0
+    reasons: dict[str, int] = {}
+    for reply in replies:
+        code = parse_environment_response(reply).code
+        if code is None:
+            reasons["no code"] = reasons.get("no code", 0) + 1
+            continue
+        parsed += 1
+        verbatim += code in known
+        report = validate(code)
+        if report.ok:
+            valid += 1
+        else:
+            check = report.failures[0].check
+            reasons[check] = reasons.get(check, 0) + 1
+    return SampleCheck(samples=count, parsed=parsed, valid=valid, verbatim=verbatim, rejected_by=reasons)
