@@ -190,7 +190,7 @@ def pretrain_designer(config: RunConfig, args: argparse.Namespace, out: TextIO) 
         args.out.rmdir()
     staging.rename(args.out)
     out.write(f"pretrained on {len(result.corpus)} programs in {seconds:.0f} s; of {checked.samples} sampled "
-              f"programs {checked.valid} passed the checker ({checked.verbatim} verbatim copies); "
+              f"programs {checked.valid} passed the checker (verbatim copies of a corpus program: {checked.verbatim}); "
               f"model in {args.out / 'model'}, figures in {args.out / 'pretrain.json'}\n")
     return EXIT_OK
 
