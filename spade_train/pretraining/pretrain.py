@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from spade_train.config.sections import PretrainingSection
@@ -140,8 +140,7 @@ class SampleCheck:
     rejected_by: dict[str, int]
 
     def to_json(self) -> dict[str, Any]:
-        return {"samples": self.samples, "parsed": self.parsed, "valid": self.valid, "verbatim": self.verbatim,
-                "rejected_by": dict(self.rejected_by)}
+        return asdict(self)
 
 
 def check_samples(result: PretrainResult, settings: PretrainingSection, validate: Callable[[str], Any], *,
