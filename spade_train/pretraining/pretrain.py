@@ -34,6 +34,8 @@ from spade_train.config.sections import PretrainingSection
 from spade_train.pretraining.programs import Program, generate_corpus
 
 FENCE = "```python\n"
+NEAR_DUPLICATE = 0.9
+"""Similarity at which a sampled program counts as a near-duplicate of a corpus program."""
 
 
 def request_text(kind: str) -> str:
@@ -137,6 +139,9 @@ class SampleCheck:
     valid: int
     verbatim: int
     """Programs that are a corpus program to the letter."""
+    near_duplicate: int
+    """Programs the memory's measure finds near a corpus program (similarity >= 0.9; it ignores names and
+    numbers)."""
     rejected_by: dict[str, int]
 
     def to_json(self) -> dict[str, Any]:
@@ -147,12 +152,14 @@ def check_samples(result: PretrainResult, settings: PretrainingSection, validate
                   count: int, seed: int = 0) -> SampleCheck:
     """Sample ``count`` programs (kinds alternating) and judge each with ``validate`` (the checker)."""
     from spade_train.designer.parser import parse_environment_response
+    from spade_train.similarity import fingerprint, jaccard
 
     kinds = [("single_answer", "multi_turn_game")[index % 2] for index in range(count)]
     replies = sample_programs(result.model, result.tokenizer, kinds, temperature=settings.sample_temperature,
                               max_tokens=settings.max_positions, seed=seed)
     known = {program.code for program in result.corpus}
-    parsed = valid = verbatim = 0
+    prints = [fingerprint(program.code) for program in result.corpus]
+    parsed = valid = verbatim = near = 0
     reasons: dict[str, int] = {}
     for reply in replies:
         code = parse_environment_response(reply).code
@@ -161,10 +168,13 @@ def check_samples(result: PretrainResult, settings: PretrainingSection, validate
             continue
         parsed += 1
         verbatim += code in known
+        probe = fingerprint(code)
+        near += any(jaccard(probe, known_print) >= NEAR_DUPLICATE for known_print in prints)
         report = validate(code)
         if report.ok:
             valid += 1
         else:
             check = report.failures[0].check
             reasons[check] = reasons.get(check, 0) + 1
-    return SampleCheck(samples=count, parsed=parsed, valid=valid, verbatim=verbatim, rejected_by=reasons)
+    return SampleCheck(samples=count, parsed=parsed, valid=valid, verbatim=verbatim, near_duplicate=near,
+                       rejected_by=reasons)

@@ -226,8 +226,9 @@ class SharedState:
         self._written: Future[Path] | None = None
         self._writer_error: str | None = None
         self._snapshots = 0
-        self.window = (config.semantics.resolved().design_scoring == "window"
-                       and config.openrlhf.environments == "self_play")
+        self.semantics = config.semantics.resolved()
+        """The run's options, resolved once: every episode report reads them."""
+        self.window = (self.semantics.design_scoring == "window" and config.openrlhf.environments == "self_play")
         """Designs are scored over their delay window (``pending``); False: by their own attempt."""
         self.pending: dict[int, PendingRow] = {}
         """Designer row -> the designs it wrote, until a later designer row returns them (window scoring)."""
@@ -237,7 +238,8 @@ class SharedState:
         """Designer row -> (the pending row it returns, that row's scored slots, samples handed so far)."""
         if source is not None:
             self._load_state(json.loads((source / STATE_FILE).read_text(encoding="utf-8")))
-            if (source / ANSWERS_FILE).is_file():
+            if restore == "latest" and (source / ANSWERS_FILE).is_file():
+                # Only a restarted actor's clients retry calls; a resumed run starts with none in flight.
                 self._answers = pickle.loads((source / ANSWERS_FILE).read_bytes())
             if restore != "latest":
                 self._drop_records_after(self.trained_steps)
@@ -383,7 +385,7 @@ class SharedState:
         document = None
         if self.corpus is not None and (loop.use_corpus or kind == "corpus_grounded"):
             document = self.corpus.sample_for(kind)
-        ties = self.config.semantics.resolved().memory_ties
+        ties = self.semantics.memory_ties
         examples = (tuple(self.memory.prompt_examples([skill], self.rng, ties=ties))
                     if loop.use_memory else ())
         train = loop.train_designer and step > self.config.openrlhf.designer_delay_steps
@@ -399,7 +401,7 @@ class SharedState:
     def record_design(self, row: int, summary: AttemptSummary) -> bool:
         """Record one attempt of designer row ``row``; returns whether its environment joined the rotation."""
         with self._lock:
-            remember(self.memory, [summary], self.config.semantics.resolved().memory_win_rate)
+            remember(self.memory, [summary], self.semantics.memory_win_rate)
             self._append(ATTEMPTS_FILE, {"row": row, **summary.to_json()})
             counters = self._counters
             counters.designs += 1
@@ -433,7 +435,7 @@ class SharedState:
         waits in ``pending`` with its trained sample ``stored`` until its window closes. An invalid one
         (every re-sample used) fills its slot with nothing to train. Returns whether it joined."""
         with self._lock:
-            remember(self.memory, [summary], self.config.semantics.resolved().memory_win_rate)
+            remember(self.memory, [summary], self.semantics.memory_win_rate)
             self._append(ATTEMPTS_FILE, {"row": row, "sample": sample, **summary.to_json()})
             counters = self._counters
             counters.designs += 1
@@ -502,13 +504,12 @@ class SharedState:
         scored, emas = score_row(pending, samples, rewards, self.emas)
         if rewards.variant == "learning_potential":
             self.emas = emas  # score_window updated the skill's EMA with the window's plays
-        semantics = self.config.semantics.resolved()
         with self.memory.batch():
             for index, ripe in enumerate(scored):
                 design = pending.slots.get(index)
                 if design is None or ripe.regret is None or not design.unhinted_returns:
                     continue
-                rate = memory_win_rate(design, semantics.memory_win_rate, semantics.memory_plays)
+                rate = memory_win_rate(design, self.semantics.memory_win_rate, self.semantics.memory_plays)
                 # No usable hint: no regret to remember (the release caches none, and reads 0).
                 regret = ripe.regret if design.hinted_returns else 0.0
                 hinted = design.hinted_returns
@@ -607,7 +608,7 @@ class SharedState:
             design = self._pending_designs.get(env_id)
             if design is not None and not hinted and step is not None and 0 <= step - design.step < self.window_steps:
                 design.record_play(step - design.step, episode_return, won, timed_out,
-                                   self.config.semantics.resolved().timeout_plays, counted=not dropped)
+                                   self.semantics.timeout_plays, counted=not dropped)
             counters = self._counters
             counters.episodes += 1
             counters.wins += int(won)
