@@ -23,7 +23,7 @@ from typing import Any
 from spade_envs.checks.hints import find_hint_leak
 from spade_train.designer.parser import strip_reasoning
 from spade_train.policies.base import Generation, GenerationRequest, Message, Policy, SamplingParams
-from spade_train.semantics import HintCleaning
+from spade_train.semantics import BlankHints, HintCleaning
 
 HINT_TEMPERATURE = 0.3
 HINT_MAX_TOKENS = 1_024
@@ -46,6 +46,8 @@ class HintSettings:
     attempts: int = 1
     """Calls made until one returns a non-empty reply (the release: 3)."""
     cleaning: HintCleaning = "clean"
+    blank: BlankHints = "rejected"
+    """A reply with no hint text: "rejected" (a hint failure) or "played" as the empty hint (the release)."""
 
 MAX_HINT_SENTENCES = 3
 MAX_HINT_CHARS = 600
@@ -153,19 +155,33 @@ class HintResult:
 
     @property
     def usable_hint(self) -> str | None:
-        """The hint to inject, or None when it was rejected."""
+        """The hint to inject, or None when it was rejected ("" is a hint: the empty one, played)."""
         return self.hint if self.accepted else None
 
 
+def _fenced_non_string(text: str, cleaning: HintCleaning) -> bool:
+    """Whether the reply's JSON fence holds a ``"hint"`` that is not a string (no hint in either mode)."""
+    stripped = text.strip()
+    value = (_json_hint(stripped) if cleaning == "strip_json_fence"
+             else _json_hint(strip_reasoning(stripped).strip(), _ANY_FENCE))
+    return value is not _NO_HINT_KEY and not isinstance(value, str)
+
+
 def vet_hint(hint: str, solutions: Sequence[Any] | None = None, *, tool_use: bool = False,
-             raw: str = "", generation: Generation | None = None, cleaning: HintCleaning = "clean") -> HintResult:
+             raw: str = "", generation: Generation | None = None, cleaning: HintCleaning = "clean",
+             blank: BlankHints = "rejected") -> HintResult:
     """Accept or reject an already-written hint: empty hints and hints leaking a solution are rejected.
 
     ``solutions`` are the environment's ``solution()`` values for a few seeds; without them only
-    emptiness is checked, and the reason says so.
+    emptiness is checked, and the reason says so. With ``blank = "played"`` (the release) a reply with
+    no hint text is accepted as the empty hint, which leaks nothing; a fence whose hint is not a string
+    is still no hint.
     """
     cleaned = clean_hint(hint, cleaning)
     if not cleaned:
+        if blank == "played" and not _fenced_non_string(hint, cleaning):
+            return HintResult("", True, "an empty hint, played as the release plays it", raw=raw or hint,
+                              generation=generation)
         return HintResult(None, False, "the hint is empty", raw=raw or hint, generation=generation)
     if not solutions:
         return HintResult(cleaned, True, "accepted without a leak check (no solutions given)",
@@ -204,10 +220,12 @@ async def write_hint(
     )
     for _ in range(max(1, settings.attempts)):
         generation = await policy.generate(request)
-        if generation.error is None and generation.text.strip():
+        # The release asks again only for an empty reply; a blank one is then its (empty) hint.
+        replied = generation.text if settings.blank == "played" else generation.text.strip()
+        if generation.error is None and replied:
             break
     if generation.error is not None:
         return HintResult(None, False, f"hint generation failed: {generation.error}", generation=generation)
     is_tool_use = ("ToolUseBaseEnv" in env_source) if tool_use is None else tool_use
     return vet_hint(generation.text, solutions, tool_use=is_tool_use, raw=generation.text, generation=generation,
-                    cleaning=settings.cleaning)
+                    cleaning=settings.cleaning, blank=settings.blank)

@@ -93,8 +93,9 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "blank_hints", "a hint reply of whitespace only",
         "played as an empty hint (`spade/core/hint_generator.py:109-133, 255-262`)",
-        "a hint failure (no hinted plays)", "different",
-        why="an empty hint reads as no hint throughout the rollout code"),
+        "the same: the empty hint is accepted and its hinted plays are made (the toolkit rejects it)", "option",
+        setting='semantics.blank_hints = "played"',
+        test="tests/test_hints.py::test_a_blank_hint_is_played_empty_in_reference_mode_and_rejected_in_the_toolkits"),
     Difference(
         "environments_played", "which environments the agent plays",
         "every game of the current generation at every step, 8 plays each; old games deleted, a hanging game "

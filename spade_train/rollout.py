@@ -312,7 +312,7 @@ async def evaluate_environment(
     unhinted_seeds = (seeds[:unhinted_count] if config.play_seeds == "paired"
                       else [rng.randrange(2**31) for _ in range(unhinted_count)])
 
-    hinted_plays_count = hinted_count if hint else 0
+    hinted_plays_count = hinted_count if hint is not None else 0
     batcher = LockstepBatcher(policy, members=hinted_plays_count + unhinted_count)
 
     async def one(seed: int, with_hint: bool, member: int) -> Episode:
@@ -335,7 +335,7 @@ async def evaluate_environment(
             return [episode]
         return [episode, await one(seed, False, batcher.join())]
 
-    hinted = [one(seed, True, number) for number, seed in enumerate(hinted_seeds)] if hint else []
+    hinted = [one(seed, True, number) for number, seed in enumerate(hinted_seeds)] if hint is not None else []
     hinted_plays = asyncio.gather(*hinted)
     unhinted_plays = asyncio.gather(*(unhinted_play(seed, hinted_plays_count + number)
                                       for number, seed in enumerate(unhinted_seeds)))

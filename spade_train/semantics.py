@@ -41,6 +41,7 @@ DesignScoring = Literal["window", "attempt"]
 TrainedSampling = Literal["truncated", "full"]
 MemoryPlays = Literal["regeneration_step", "window"]
 TimeoutPlays = Literal["regeneration_step", "window"]
+BlankHints = Literal["played", "rejected"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Semantics:
     trained_sampling: TrainedSampling
     memory_plays: MemoryPlays
     timeout_plays: TimeoutPlays
+    blank_hints: BlankHints
 
     def with_overrides(self, **overrides: str | None) -> Semantics:
         """This mode with the options given (None: keep the mode's value)."""
@@ -190,6 +192,12 @@ OPTIONS: tuple[Option, ...] = (
            "regeneration_step", "its hinted plays and the unhinted plays of the step it was written in",
            "spade/core/orchestrator.py:2288-2290, 2410-2418", "window", "any play of its window, hinted or unhinted",
            "a design that hangs later in its window wastes rollout slots as much as one that hangs at once"),
+    Option("blank_hints", "a hint reply that is whitespace only (or a fence whose hint is empty)",
+           "played", "the hint is the empty string, and the hinted plays are made with it: the release's template "
+           "then reads 'HINT: ' with nothing after it; such a reply is not asked for again",
+           "spade/core/hint_generator.py:109-133, 255-262",
+           "rejected", "no hint: a hint failure, asked for again while ``hint_attempts`` allow",
+           "an empty hint teaches nothing; its 'hinted' plays measure the unhinted agent twice"),
 )
 
 SEMANTICS: dict[str, Semantics] = {

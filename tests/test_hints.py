@@ -97,6 +97,40 @@ def test_a_failed_or_empty_call_is_made_again_until_attempts_run_out() -> None:
     assert result.rejected and "hint generation failed" in result.reason and len(exhausted.requests) == 3
 
 
+@pytest.mark.parametrize("reply", ["   ", "\n\t\n", '```json\n{"hint": ""}\n```'])
+def test_a_blank_hint_is_played_empty_in_reference_mode_and_rejected_in_the_toolkits(reply: str) -> None:
+    """The release strips the reply and plays what is left, even nothing; only an empty reply is retried."""
+    release = HintSettings(attempts=3, cleaning="strip_json_fence", blank="played")
+    played = ReplyListPolicy([reply, "Think in remainders."])
+    result = hint_for(played, settings=release, solutions=[1234])
+    assert result.accepted and result.hint == "" and result.usable_hint == "" and len(played.requests) == 1
+    retried = ReplyListPolicy([reply, "Think in remainders."])
+    result = hint_for(retried, settings=HintSettings(attempts=3, cleaning="strip_json_fence"))
+    if reply.strip():  # a fenced empty hint is a reply: not asked again, and no hint
+        assert result.rejected and result.usable_hint is None and len(retried.requests) == 1
+    else:
+        assert result.hint == "Think in remainders." and len(retried.requests) == 2
+
+
+def test_an_empty_reply_or_a_non_string_hint_is_no_hint_even_where_blank_hints_are_played() -> None:
+    release = HintSettings(attempts=3, cleaning="strip_json_fence", blank="played")
+    failed = Generation(text="", error="server error")
+    policy = ReplyListPolicy([Generation(text=""), failed, "   "])
+    assert hint_for(policy, settings=release).hint == "" and len(policy.requests) == 3
+    for cleaning in ("strip_json_fence", "clean"):
+        result = vet_hint('```json\n{"hint": 7}\n```', cleaning=cleaning, blank="played")
+        assert result.rejected and result.usable_hint is None
+
+
+def test_the_run_configuration_chooses_blank_hints_by_mode() -> None:
+    from spade_train.config import parse_run_config
+
+    assert parse_run_config({"semantics": {"mode": "reference"}}).hint_settings().blank == "played"
+    assert parse_run_config({}).hint_settings().blank == "rejected"
+    overridden = parse_run_config({"semantics": {"mode": "reference", "blank_hints": "rejected"}})
+    assert overridden.hint_settings().blank == "rejected"
+
+
 def test_a_hint_stating_the_answer_is_rejected() -> None:
     solutions = [1234, "877", "3/4"]  # single-answer puzzles: solution() is the answer
     result = hint_for(ScriptedPolicy("Careful: the total is 877, not 878."), solutions=solutions)

@@ -129,6 +129,19 @@ def test_a_ripe_design_comes_back_with_its_stored_tokens_and_its_window_score(tm
     assert stats is not None and stats.plays == 6 and stats.regret == pytest.approx(first.regret)
 
 
+def test_a_design_with_the_empty_hint_is_given_hinted_plays_and_one_without_a_hint_is_not(tmp_path):
+    """``semantics.blank_hints = "played"``: the empty hint is a hint, played as the release plays it."""
+    state = SharedState(window_config(), tmp_path)
+    blank, none = variant("BlankEnv"), variant("NoneEnv")
+    for slot, (code, name, hint) in enumerate([(blank, "BlankEnv", ""), (none, "NoneEnv", None)]):
+        summary = accepted(code, name, state.step)
+        summary = replace(summary, environment=summary.environment.with_hint(hint), hint=hint)
+        state.record_window_design(0, slot, summary, stored(slot))
+    plays = [state.lease(100 + row, samples=1, hinted=False).hint_play for row in range(6)]
+    assert {play.environment.id for play in plays if play is not None} == {env_id_for(blank)}
+    assert sum(play is not None for play in plays) == 2  # episodes_per_condition hinted plays, then none
+
+
 def test_a_claim_left_by_a_faulted_sample_is_released_when_its_row_finishes(tmp_path):
     state = SharedState(window_config(), tmp_path)
     a, b = variant("AlphaEnv"), variant("BetaEnv")

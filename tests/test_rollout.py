@@ -62,6 +62,14 @@ def test_hinted_and_unhinted_episodes_on_the_same_seeds(backend):
     assert all(r.role == "agent" for r in policy.requests)
 
 
+def test_an_empty_hint_is_played_and_no_hint_is_not(backend):
+    """The empty hint (``semantics.blank_hints = "played"``) gives hinted plays; None gives none."""
+    empty = _evaluate(ReadsTheNumber(), backend, COUNTER_ENV, hint="", k=2)
+    assert len(empty.hinted) == 2 and all(e.hinted for e in empty.hinted)
+    assert empty.returns(True) == (0.0, 0.0)  # an empty hint says nothing: the agent plays as unhinted
+    assert _evaluate(ReadsTheNumber(), backend, COUNTER_ENV, hint=None, k=2).hinted == []
+
+
 def test_episode_log_round_trip(backend):
     evaluation = _evaluate(ReadsTheNumber(), backend, COUNTER_ENV, hint="h", k=1)
     log = evaluation.hinted[0].to_log(env_id=None, hint="h")

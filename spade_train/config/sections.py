@@ -300,6 +300,9 @@ class SemanticsSection(_Section):
     timeout_plays: Literal["regeneration_step", "window"] | None = None
     """OpenRLHF, window scoring: which plays flag a design as timed out: its hinted plays and those of the
     step it was written in ("regeneration_step", the release), or any play of its window ("window")."""
+    blank_hints: Literal["played", "rejected"] | None = None
+    """A whitespace-only hint reply: played as the empty hint ("played", the release) or a hint failure
+    ("rejected")."""
     trained_sampling: Literal["truncated", "full"] | None = None
     """"full": the agent and the designer sample at their temperature only (``[sampling]`` top_p 1, top_k
     unset), so trained log-probs are the distribution the trainer recomputes; "truncated" (the release):
@@ -631,10 +634,11 @@ class RunConfig(_Section):
         """How the hint call samples (``[sampling] hint_*``) and how its reply is cleaned (the semantics)."""
         from spade_train.hints import HintSettings
 
-        sampling = self.sampling
+        sampling, semantics = self.sampling, self.semantics.resolved()
         return HintSettings(temperature=sampling.hint_temperature, top_p=sampling.hint_top_p,
                             top_k=sampling.hint_top_k, max_tokens=sampling.hint_max_tokens,
-                            attempts=sampling.hint_attempts, cleaning=self.semantics.resolved().hint_cleaning)
+                            attempts=sampling.hint_attempts, cleaning=semantics.hint_cleaning,
+                            blank=semantics.blank_hints)
 
     def rollout(self, release: ReleasePrompts | None = None) -> RolloutConfig:
         """How the agent plays an episode in this run: its sampling, the return mode and, for the signal

@@ -241,7 +241,7 @@ async def attempt_design(plan: DesignPlan, context: DesignContext, *,
         if not report.ok:
             return accepted(outcome=Outcome.INVALID, detail=f"the fuzz tier (run beside the hint) rejected it: "
                                                             f"{_checks(report)}")
-        with_hint = "with" if hint.usable_hint else "without"
+        with_hint = "with" if hint.usable_hint is not None else "without"
         return accepted(outcome=Outcome.ACCEPTED, detail=f"accepted for later plays, {with_hint} an accepted hint")
     evaluation = await evaluate_environment(
         context.policies.agent, context.backend, context.sessions, environment.code, hint=hint.usable_hint,

@@ -451,7 +451,7 @@ class SharedState:
                 environment = summary.environment
                 self._admit(ActiveEnvironment(environment=environment, origin="designed", added_step=summary.step))
                 design = PendingDesign(env_id=environment.id, skill=summary.skill, step=summary.step,
-                                       sample=stored, has_hint=bool(environment.spec.hint))
+                                       sample=stored, has_hint=environment.spec.hint is not None)
                 self._pending_designs[environment.id] = design
             pending.slots[sample] = design
             return admitted
@@ -594,8 +594,8 @@ class SharedState:
         window = list(self.environments.values())
         if self.config.openrlhf.environments == "self_play":
             window = window[-self.config.openrlhf.lease_window:]
-        if hinted and any(e.environment.spec.hint for e in window):
-            window = [e for e in window if e.environment.spec.hint]
+        if hinted and any(e.environment.spec.hint is not None for e in window):
+            window = [e for e in window if e.environment.spec.hint is not None]
         return self.rng.choices(window, weights=[e.weight for e in window])[0].environment.id
 
     def report_episode(self, env_id: str, episode_return: float, won: bool, env_error: bool, *,
