@@ -127,9 +127,17 @@ DIFFERENCES: tuple[Difference, ...] = (
         why="a thinking agent's turns need per-turn samples (Qwen3 drops old reasoning from the history) and 25 "
             "turns of thinking overflow max_len; the designer's one reply has no such problem"),
     Difference(
-        "tool_use_validator", "tool-use designs' extra checks",
-        "a compact filter and an LLM environment validator", "neither", "different",
-        why="the gate's model judge has not landed"),
+        "compact_filter", "a tool-use play that did not terminate (ran out of turns)",
+        "its return counts in its game's advantages, its tokens are not trained (`--spade-compact-filter`, "
+        "`spade/slime/spade_rollout.py:809-818`)", "the same in the tool-use recipes (a placeholder with no "
+        "action range that keeps its return; the embedded loop leaves its turns out of the batch)", "option",
+        setting="grpo.train_unfinished = false",
+        test="tests/test_openrlhf_faults.py::test_a_play_that_ran_out_of_turns_is_not_trained_under_the_release_s_compact_filter"),
+    Difference(
+        "tool_use_validator", "tool-use designs' LLM environment validator",
+        "the training model asked whether the game is solvable, after the programmatic checks; a boxed "
+        "'no' rejects the design, which is written again (`spade/core/env_validator.py`)", "not asked",
+        "different", why="not yet wired to the run's own model"),
     Difference(
         "tool_use_skills", "how tool-use skills spread over a regeneration",
         "all 6 skills, 4 games each", "one skill per designer row, rows cycling the skills", "different",

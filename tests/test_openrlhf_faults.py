@@ -414,6 +414,32 @@ def test_a_failed_agent_play_is_retried_once_and_dropped_from_the_window_as_the_
     assert trained == (failures == 1)
 
 
+@pytest.mark.parametrize("train_unfinished", [True, False])
+def test_a_play_that_ran_out_of_turns_is_not_trained_under_the_release_s_compact_filter(tokenizer, tmp_path,
+                                                                                      train_unfinished):
+    """Issue 33: the release's tool-use scripts pass --spade-compact-filter: a play that did not terminate
+    keeps its return (its group's advantages count it: not masked) but trains no token. Every reply here
+    is wrong, so each play runs out of turns."""
+    from spade_train.config import load_run_config
+
+    recipes = Path(__file__).resolve().parent.parent / "configs" / "recipes"
+    for name in ("qwen3-4b-tool-use", "qwen3-8b-tool-use", "qwen3-30b-a3b-tool-use"):
+        assert not load_run_config(recipes / f"{name}.toml").grpo.train_unfinished
+    assert load_run_config(recipes / "qwen3-4b-games.toml").grpo.train_unfinished
+    state = make_state(tmp_path)
+    state.config = state.config.model_copy(update={"grpo": state.config.grpo.model_copy(
+        update={"train_unfinished": train_unfinished})})
+    executor = SpadeAgentExecutor(connect=lambda _: LocalStateClient(state))
+    (responses,) = run_rows(executor, ScriptedEngine(tokenizer, "\\boxed{1}"), AGENT)
+    for response in responses:
+        check_well_formed(response)
+        assert response["reward"] == 0.0 and response["extra_logs"]["spade/episode_turns"] > 0
+        trained = any(end > start for start, end in response["action_ranges"])
+        assert trained == train_unfinished
+        assert response["extra_logs"]["spade/unfinished_untrained"] == float(not train_unfinished)
+        assert response["extra_logs"]["spade/masked"] == 0.0  # its return still counts in the group
+
+
 def test_the_designer_thinks_where_the_release_s_8b_recipes_have_it_think(tokenizer):
     """Issue 33: the release's 8B scripts pass --spade-env-enable-thinking; the agent's thinking stays off
     in the recipes (25 turns of it overflow max_len). The designer's policy gets its own switch."""

@@ -231,6 +231,22 @@ def test_training_samples_use_role_groups_and_drop_flat_ones():
     assert sorted(s.advantage for s in with_bonus.samples if s.role == "designer") == pytest.approx([-0.3, 0.0, 0.3])
 
 
+def test_an_unfinished_play_counts_in_its_group_but_trains_nothing_without_train_unfinished():
+    """``grpo.train_unfinished = false`` (the release's compact filter): the play that ran out of turns
+    keeps its say in the advantages of its group, and gives no sample."""
+    won, lost = _episode(True, True, turns=2), _episode(False, True)
+    won.terminated = lost.terminated = True
+    unfinished = _episode(False, True, turns=3)  # ran out of turns: not terminated
+    evaluation = EnvEvaluation(hinted=[won, lost, unfinished], unhinted=[])
+    result = _result(_attempt("Logic", 0.0, evaluation))
+    everything = training_samples(result, agent_conditions=("hinted",), train_designer=False)
+    filtered = training_samples(result, agent_conditions=("hinted",), train_designer=False, train_unfinished=False)
+    assert everything.agent == 6 and filtered.agent == 3
+    z = [-(2 ** 0.5) / 2, 2 ** 0.5]  # returns 1, 0, 0 z-scored: the unfinished play's 0 counts
+    assert sorted({round(s.advantage, 6) for s in filtered.samples}) == pytest.approx(sorted(z), abs=1e-6)
+    assert {round(s.advantage, 6) for s in filtered.samples} <= {round(s.advantage, 6) for s in everything.samples}
+
+
 def test_python_design_language_runs_with_a_local_checkpoint(tmp_path, tiny_model_dir, capsys):  # noqa: F811
     """The recipe for real models, exercised with the tiny random model: its context is too short for the
     designer prompt, so every designer call fails. The run records the iteration, then stops with the

@@ -398,6 +398,13 @@ class GRPOSection(_Section):
     drop_zero_variance: bool = True
     """Leave out groups whose samples all scored alike (no advantage to learn from). False keeps them with
     advantage 0, as the release does: they still count in the loss's token mean."""
+    train_unfinished: bool = True
+    """Train the agent on its plays that did not terminate (the turn budget ran out, the environment
+    truncated the episode, or the play failed). False is the release's compact filter
+    (``--spade-compact-filter``, on in its tool-use scripts, ``spade/slime/spade_rollout.py:809-818``): such
+    a play's return still counts in its group's advantages, but none of its tokens are trained, since
+    running out of turns is the environment's budget, not a wrong move, and training it as a loss teaches
+    submitting early."""
     designer_format_recovery: bool = False
     """When every designer reply of an iteration is malformed, train the designer toward its last valid
     replies (advantage +1, this iteration's replies -1). A batch whose rewards are all equal gives GRPO

@@ -74,6 +74,7 @@ def training_samples(
     agent_conditions: Sequence[str] = ("hinted", "unhinted"),
     train_designer: bool = True,
     drop_zero_variance: bool = True,
+    train_unfinished: bool = True,
     temperatures: dict[str, float] | None = None,
     regularised_roles: Collection[str] = (),
 ) -> SampleBatch:
@@ -83,7 +84,9 @@ def training_samples(
     same environment and condition. Designer: the first-turn reply of every attempt (valid or not;
     an invalid design is the designer's worst outcome), centred among the attempts of its skill.
     A dropped zero-variance group of a role in ``regularised_roles`` is kept with advantage 0: its
-    regulariser (KL to the reference, entropy bonus) is what acts on a collapsed batch.
+    regulariser (KL to the reference, entropy bonus) is what acts on a collapsed batch. Without
+    ``train_unfinished`` an episode that did not terminate counts in its group's advantages but gives no
+    sample (``grpo.train_unfinished``).
     """
     rewards: list[Sample] = []
     generations: list[tuple[list[Generation], str]] = []
@@ -97,7 +100,8 @@ def training_samples(
             episodes = attempt.evaluation.hinted if condition == "hinted" else attempt.evaluation.unhinted
             for episode in episodes:
                 rewards.append(Sample("agent", agent_group(attempt.environment.id, condition), episode.episode_return))
-                generations.append(([turn.generation for turn in episode.turns], "agent"))
+                trained = train_unfinished or episode.terminated
+                generations.append(([turn.generation for turn in episode.turns] if trained else [], "agent"))
     policy = ZeroVariance.DROP if drop_zero_variance else ZeroVariance.FLAG
     advantages = role_advantages(rewards, zero_variance=policy)
     samples: list[TrainingSample] = []
@@ -266,6 +270,7 @@ class EmbeddedTrainer:
         batch = training_samples(result, agent_conditions=config.loop.agent_train_conditions,
                                  train_designer=config.loop.train_designer,
                                  drop_zero_variance=config.grpo.drop_zero_variance,
+                                 train_unfinished=config.grpo.train_unfinished,
                                  regularised_roles=(*config.grpo.entropy_bonus, *config.grpo.kl_to_reference),
                                  temperatures={"designer": config.sampling.designer_temperature,
                                                "agent": config.sampling.temperature})

@@ -118,7 +118,7 @@ LOG_KEYS = (
     "spade/design_win_rate", "spade/design_win_rate_hinted", "spade/design_hint_accepted",
     "spade/design_repairs", "spade/design_timeout", "spade/agent", "spade/episode_return", "spade/episode_won",
     "spade/episode_turns", "spade/episode_hinted", "spade/episode_env_error", "spade/environments",
-    "spade/fault", "spade/masked", "spade/left_over",
+    "spade/fault", "spade/masked", "spade/left_over", "spade/unfinished_untrained",
 )
 
 logger = logging.getLogger(__name__)
@@ -577,6 +577,12 @@ class SpadeAgentExecutor:
             note = "environment error" if env_error else "no turn played"
             return SampleOutcome(placeholder_sample(policy.tokenizer, note, reward=episode.episode_return,
                                                     logs={**logs, "spade/masked": 1.0}), masked=True)
+        if not run.config.grpo.train_unfinished and not episode.terminated:
+            # The release's compact filter: the return keeps its say in the group's advantages (not
+            # masked), but no token of a play that ran out of turns is trained.
+            return SampleOutcome(placeholder_sample(policy.tokenizer, "unfinished play, not trained",
+                                                    reward=episode.episode_return,
+                                                    logs={**logs, "spade/unfinished_untrained": 1.0}))
         return SampleOutcome(TrainedSample(tokens=recorder.tokens, action_ranges=recorder.action_ranges,
                                            logprobs=recorder.logprobs, reward=episode.episode_return,
                                            truncated=recorder.truncated, logs=logs))
