@@ -136,8 +136,11 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "tool_use_validator", "tool-use designs' LLM environment validator",
         "the training model asked whether the game is solvable, after the programmatic checks; a boxed "
-        "'no' rejects the design, which is written again (`spade/core/env_validator.py`)", "not asked",
-        "different", why="not yet wired to the run's own model"),
+        "'no' rejects the design, which is written again (`spade/core/env_validator.py`)",
+        "the same in the tool-use recipes: the run's model is asked after the checker and before the hint, with "
+        "the release's prompts and boxed verdict where `semantics.release_dir` is set (else the gate judge's "
+        "questions); a rejected design is re-sampled in reference mode", "option", setting='loop.judge = "self"',
+        test="tests/test_self_judge.py::test_a_design_the_run_s_model_judges_unsolvable_is_invalid_and_one_it_accepts_is_played"),
     Difference(
         "tool_use_skills", "how tool-use skills spread over a regeneration",
         "all 6 skills, 4 games each", "one skill per designer row, rows cycling the skills", "different",

@@ -15,7 +15,9 @@ as the release does:
   (``spade/core/hint_generator.py:20-84, 236-245``);
 - **agent** (``agent_message``): no system prompt; the first observation, with the hint after it
   (``types.py:157``), wrapped in the ``qwen3_game`` template (``orchestrator.py:256-267``); later turns
-  are the plain observation.
+  are the plain observation;
+- **environment validator** (``validator_messages``, with ``loop.judge = "self"``): the validator's system
+  prompt and template for the game's type, with the code (``spade/core/env_validator.py``).
 
 The template text comes from the checkout itself: its three prompt modules are loaded by file path (they
 import nothing beyond the standard library), and the skill table and the hint prompts are read from
@@ -45,6 +47,7 @@ FILES = {
     "skills": "spade/core/game_generator.py",
     "hints": "spade/core/hint_generator.py",
     "types": "spade/core/types.py",
+    "validator": "spade/core/env_validator.py",
 }
 """The release files read, relative to the checkout."""
 
@@ -84,6 +87,10 @@ class ReleasePrompts:
     hint_system: str
     tool_use_hint_system: str
     hint_injection: str
+    validator: tuple[str, str]
+    """The environment validator's system prompt and user template (``{game_code}``) for games."""
+    tool_use_validator: tuple[str, str]
+    """The same for tool use."""
 
     @classmethod
     def load(cls, root: str | Path) -> ReleasePrompts:
@@ -97,7 +104,11 @@ class ReleasePrompts:
                    cognitive_skills=_class_literal(root, "skills", "SyntheticGameGenerator", "COGNITIVE_SKILLS"),
                    hint_system=_literal(root, "hints", "HINT_SYSTEM_PROMPT"),
                    tool_use_hint_system=_literal(root, "hints", "TOOL_USE_HINT_SYSTEM_PROMPT"),
-                   hint_injection=_field_default(root, "types", "hint_injection_template"))
+                   hint_injection=_field_default(root, "types", "hint_injection_template"),
+                   validator=(_literal(root, "validator", "ENV_VALIDATION_SYSTEM_PROMPT"),
+                              _literal(root, "validator", "ENV_VALIDATION_PROMPT_TEMPLATE")),
+                   tool_use_validator=(_literal(root, "validator", "TOOL_USE_ENV_VALIDATION_SYSTEM_PROMPT"),
+                                       _literal(root, "validator", "TOOL_USE_ENV_VALIDATION_PROMPT_TEMPLATE")))
 
     # ------------------------------------------------------------------ designer
     def supports(self, kind: str) -> bool:
@@ -152,6 +163,11 @@ class ReleasePrompts:
     def hint_messages(self, code: str, *, tool_use: bool) -> list[Message]:
         return [{"role": "system", "content": self.tool_use_hint_system if tool_use else self.hint_system},
                 {"role": "user", "content": f"Environment code:\n```python\n{code}\n```"}]
+
+    def validator_messages(self, code: str, *, tool_use: bool) -> list[Message]:
+        """The environment validator's messages for a design (``EnvironmentValidator.validate_async``)."""
+        system, template = self.tool_use_validator if tool_use else self.validator
+        return [{"role": "system", "content": system}, {"role": "user", "content": template.format(game_code=code)}]
 
     def agent_message(self, observation: str, hint: str | None) -> str:
         """The agent's first user message: the observation (with the hint after it), in ``qwen3_game``."""

@@ -51,6 +51,13 @@ STAND_IN = {
         HINT_SYSTEM_PROMPT = """Write a hint."""
         TOOL_USE_HINT_SYSTEM_PROMPT = """Write a tool-use hint."""
     ''',
+    "spade/core/env_validator.py": '''
+        import logging, re
+        ENV_VALIDATION_SYSTEM_PROMPT = "Check games."
+        ENV_VALIDATION_PROMPT_TEMPLATE = """GAME CHECK {game_code}"""
+        TOOL_USE_ENV_VALIDATION_SYSTEM_PROMPT = "Audit tool-use games."
+        TOOL_USE_ENV_VALIDATION_PROMPT_TEMPLATE = """TOOL AUDIT {game_code} {{yes}}"""
+    ''',
     "spade/core/types.py": '''
         from dataclasses import dataclass
         @dataclass

@@ -217,10 +217,12 @@ class LoopSection(_Section):
     warning_penalty: float = Field(0.1, ge=0, le=1)
     """Designer reward per checker warning under ``warnings = "penalised"``."""
     judge: str | None = None
-    """A model judge for designs every other check accepted (``spade_envs.checks.judge``): an
-    OpenAI-compatible endpoint, ``http://host:8000/v1`` or ``...#model``; the run's own policy where a
-    server serves it (the OpenRLHF backend's vLLM engines behind an OpenAI-compatible server). None, the
-    default, asks no judge: it is a heuristic, and a model call per design."""
+    """A model judge for designs every other check accepted: ``"self"``, the run's own model (the release's
+    environment validator, ``--spade-use-env-validator``, on in its tool-use scripts; with
+    ``semantics.release_dir`` its own prompts and boxed verdict, else the gate's questions:
+    ``spade_train/loop/self_judge.py``); or an OpenAI-compatible endpoint, ``http://host:8000/v1`` or
+    ``...#model``, asked by the checker (``spade_envs.checks.judge``). None, the default, asks no judge:
+    it is a heuristic, and a model call per design."""
     judge_severity: Literal["error", "warning"] = "error"
     """Whether the judge's findings reject the design or only warn (and then count as ``warnings`` says)."""
     hint_seeds: int = Field(3, ge=1)
@@ -264,7 +266,10 @@ class LoopSection(_Section):
         from spade_envs.fuzz.runner import FuzzConfig
 
         tiers = ("static", "contract", "feasibility") + (("fuzz",) if self.fuzz_examples else ())
-        judge = JudgeSettings(self.judge, severity=self.judge_severity) if self.judge else None
+        from spade_train.loop.self_judge import SELF
+
+        # "self" is asked by the design step, on the run's own model; an endpoint by the checker.
+        judge = JudgeSettings(self.judge, severity=self.judge_severity) if self.judge not in (None, SELF) else None
         return ValidatorConfig(fuzz=FuzzConfig(examples=max(1, self.fuzz_examples)), tiers=tiers,
                                dynamic=CheckConfig(sum_clipped=self.return_mode == "sum_clipped",
                                                    seed=0 if plan_salt is None else None, plan_salt=plan_salt),

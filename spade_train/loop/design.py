@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Protocol
 
+from spade_envs.checks.judge import JudgeModel
 from spade_envs.checks.validate import check_hint, combine_reports
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import EnvRuntimeError
@@ -43,6 +44,7 @@ from spade_train.designer.prompts import KIND_TITLES, DesignerPrompt, repair_mes
 from spade_train.environments import EnvironmentRecord, kind_of_code
 from spade_train.hints import HintResult, HintSettings, write_hint
 from spade_train.loop.checker import Checker
+from spade_train.loop.self_judge import judge_design
 from spade_train.memory import NearDuplicate
 from spade_train.policies.base import Generation, GenerationRequest, Message, SamplingParams
 from spade_train.policies.roles import Policies
@@ -115,6 +117,8 @@ class DesignContext:
     """``Semantics.invalid_designs``: "resampled" makes ``design_slot`` try again (see there)."""
     release_prompts: ReleasePrompts | None = None
     """The release's designer and hint prompts (``semantics.release_dir``); None: this toolkit's."""
+    judge: JudgeModel | None = None
+    """The run's own model as the judge of designs the checker accepted (``loop.judge = "self"``)."""
 
 
 @dataclass(frozen=True)
@@ -231,12 +235,25 @@ async def attempt_design(plan: DesignPlan, context: DesignContext, *,
     duplicate = await _duplicate_of(context, draft.code)
     if duplicate is not None:
         return found(outcome=Outcome.DUPLICATE, detail=f"a near-duplicate of {duplicate} in the memory")
+    checked = draft.report
+    if context.judge is not None:
+        findings = await judge_design(context.judge, draft.code, first_observation=draft.observed.first_observation,
+                                      solutions=draft.observed.solutions, tool_use=environment.spec.kind == "tool_use",
+                                      release=context.release_prompts, severity=context.loop.judge_severity)
+        errors = [f for f in findings if f.severity == "error"]
+        checked = checked.model_copy(update={"ok": not errors, "failures": [*checked.failures, *errors],
+                                             "warnings": [*checked.warnings,
+                                                          *(f for f in findings if f.severity == "warning")]})
+        found = functools.partial(found, report=checked)
+        if errors:
+            return found(outcome=Outcome.INVALID,
+                         detail=f"the model judge rejected it: {'; '.join(f.message for f in errors)[:400]}")
     tiers = _tiers_before_play(context)
     fuzz = asyncio.create_task(context.checker.validate(draft.code, ("static", "fuzz"))) if tiers else None
     hint = await _hint(context, environment, draft.observed)
     environment = environment.with_hint(hint.usable_hint)
     if not play:
-        report = draft.report if fuzz is None else combine_reports(draft.report, await fuzz)
+        report = checked if fuzz is None else combine_reports(checked, await fuzz)
         accepted = functools.partial(found, environment=environment, report=report, hint=hint)
         if not report.ok:
             return accepted(outcome=Outcome.INVALID, detail=f"the fuzz tier (run beside the hint) rejected it: "
@@ -246,7 +263,7 @@ async def attempt_design(plan: DesignPlan, context: DesignContext, *,
     evaluation = await evaluate_environment(
         context.policies.agent, context.backend, context.sessions, environment.code, hint=hint.usable_hint,
         config=context.rollout, class_name=environment.spec.class_name, rng=random.Random(plan.seed))
-    report = draft.report if fuzz is None else combine_reports(draft.report, await fuzz)
+    report = checked if fuzz is None else combine_reports(checked, await fuzz)
     found = functools.partial(found, environment=environment, report=report, hint=hint)
     if not report.ok:
         return found(outcome=Outcome.INVALID, detail=f"the fuzz tier (run beside play) rejected it: "

@@ -38,6 +38,8 @@ from spade_train.loop.design import (
     read_reply,
 )
 from spade_train.loop.metrics import Metrics, iteration_metrics
+from spade_train.loop.self_judge import SELF as SELF_JUDGE
+from spade_train.loop.self_judge import PolicyJudge
 from spade_train.loop.summary import AttemptSummary, DesignerScore, remember
 from spade_train.memory import EnvironmentMemory, NearDuplicate
 from spade_train.policies.base import Generation
@@ -105,7 +107,8 @@ class SelfPlayLoop:
             sessions=self.sessions, checker=self.checker, memory=_MemoryDuplicates(memory), loop=loop,
             designer_sampling=config.sampling.designer(), rollout=config.rollout(release),
             corpus_name=corpus.name if corpus is not None else None, hint=config.hint_settings(),
-            invalid_designs=config.semantics.resolved().invalid_designs, release_prompts=release)
+            invalid_designs=config.semantics.resolved().invalid_designs, release_prompts=release,
+            judge=PolicyJudge(policies.hinter) if loop.judge == SELF_JUDGE else None)
         self.rng = random.Random(config.run.seed)
         self.emas: dict[str, WinRateEMA] = {}
         self._slot = 0

@@ -94,6 +94,8 @@ from spade_train.designer.language import design_language
 from spade_train.designer.prompts import DesignerPrompt
 from spade_train.loop.checker import Checker
 from spade_train.loop.design import DesignAttempt, DesignContext, DesignPlan, design_slot, resampled_attempts
+from spade_train.loop.self_judge import SELF as SELF_JUDGE
+from spade_train.loop.self_judge import PolicyJudge
 from spade_train.loop.summary import AttemptSummary, DesignerScore
 from spade_train.memory import NearDuplicate
 from spade_train.policies.base import Policy
@@ -490,7 +492,8 @@ class SpadeAgentExecutor:
             language=design_language(config.design.language), backend=run.backend, sessions=run.sessions,
             checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
             designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
-            hint=config.hint_settings(), invalid_designs=semantics.invalid_designs, release_prompts=run.release)
+            hint=config.hint_settings(), invalid_designs=semantics.invalid_designs, release_prompts=run.release,
+            judge=PolicyJudge(policy) if config.loop.judge == SELF_JUDGE else None)
 
         async def replan(old: DesignPlan) -> DesignPlan:
             # A re-sampled attempt: a fresh document, memory draw and seed from the state, the same step.
