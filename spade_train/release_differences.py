@@ -142,25 +142,33 @@ DIFFERENCES: tuple[Difference, ...] = (
         "questions); a rejected design is re-sampled in reference mode", "option", setting='loop.judge = "self"',
         test="tests/test_self_judge.py::test_a_design_the_run_s_model_judges_unsolvable_is_invalid_and_one_it_accepts_is_played"),
     Difference(
-        "tool_use_skills", "how tool-use skills spread over a regeneration",
-        "all 6 skills, 4 games each", "one skill per designer row, rows cycling the skills", "different",
-        why="per-row skills keep group_norm's and dr_grpo's groups to one skill"),
+        "design_centring", "which skills a games regeneration's designs are written for, and their centring group",
+        "a window of 3 of the 6 skills, advancing by 3 each regeneration (`--spade-skills-per-regen 3`, "
+        "`spade/slime/spade_rollout.py:198-215`); game i takes active skill i % 3, so 8 designs per skill, "
+        "centred per skill",
+        "the same: each cycle's 3 designer rows take the next 3 skills, one skill and 8 designs per row, "
+        "centred per row", "same",
+        test="tests/test_reference_mode.py::test_each_regeneration_s_designer_rows_take_the_release_s_window_of_skills"),
     Difference(
-        "design_centring", "which skills a regeneration's designs are written for, and their centring group",
-        "3 of the 6 skills drawn at random per regeneration, 8 designs each, centred per skill",
-        "designer rows cycle through the skills, one skill and 8 designs per row, centred per row: the same "
-        "group size and one skill per group, but the skills come in order", "different",
-        why="rows are written before the run; a random draw per regeneration would need the step, which "
-            "OpenRLHF does not give the data"),
+        "tool_use_skills", "how skills spread over a regeneration (tool use, and the two-skill ablation)",
+        "every skill each regeneration, design i taking skill i % skills: tool use 6 skills x 4 designs, the "
+        "two-skill ablation 2 x 12, centred per skill",
+        "one skill per designer row of 8, rows cycling the skills (tool use: 3 of the 6 per cycle; two skills: "
+        "rows alternate, so 16 and 8 in a cycle)", "different",
+        why="OpenRLHF groups a row's samples, all n_samples_per_prompt = 8 of them: a group of 4 or 12 would need "
+            "per-skill centring inside a row"),
     Difference(
         "hinted_play_timing", "when a design's hinted plays happen",
         "all at the regeneration step", "during its window, beside agent rows", "different",
         why="OpenRLHF has no step hook; plays ride along agent samples"),
     Difference(
-        "memory_window", "which memory records are kept",
-        "the last 200 records, one per environment and regeneration step",
-        "the 200 most recently evaluated environments, each with its latest evaluation", "different",
-        why="the examples read the same records only for environments evaluated once"),
+        "memory_window", "which memory records the designer's examples come from, and when a record is made",
+        "the last 200 records, one per game, written at its regeneration step",
+        "one record per design too (window scoring records a design once), and the prompt window is the 200 "
+        "designs evaluated last: the same records, but each is written when the design's window closes, "
+        "`openrlhf.designer_every` steps later", "different",
+        why="a record needs the design's regret, and its hinted plays happen during its window (see when a "
+            "design's hinted plays happen)"),
     Difference(
         "checker", "how a design is checked",
         "a load-time self-test and its validator, in-process",

@@ -384,3 +384,37 @@ def test_every_equality_the_deviations_page_claims_names_a_test_that_exists() ->
     table = differences_table()
     assert all(d.what in table for d in DIFFERENCES)
     assert "<!-- gen: differences -->" in (root / "docs" / "reference" / "deviations.md").read_text(encoding="utf-8")
+
+
+def release_active_skills(skills: list[str], regeneration: int, per_regeneration: int) -> list[str]:
+    """The release's skills for one regeneration (``select_active_skills``, ``spade/slime/spade_rollout.py:
+    198-215``): a window of ``per_regeneration`` skills advancing by as many each regeneration, all of them
+    when it is 0 or covers every skill."""
+    count = len(skills)
+    if per_regeneration <= 0 or per_regeneration >= count:
+        return list(skills)
+    start = (regeneration * per_regeneration) % count
+    return [skills[(start + j) % count] for j in range(per_regeneration)]
+
+
+@pytest.mark.parametrize("recipe", ["qwen3-4b-games", "qwen3-8b-games", "qwen3-30b-a3b-games", "ablation-no-memory"])
+def test_each_regeneration_s_designer_rows_take_the_release_s_window_of_skills(recipe: str) -> None:
+    """The games scripts pass ``--spade-skills-per-regen 3`` with 6 skills and 24 games, game i taking active
+    skill i % 3 (``spade/core/orchestrator.py:1447``): 8 games of each of 3 skills, the window advancing by 3
+    each regeneration. A recipe's designer rows, 3 per cycle of rows, are one skill and 8 designs each."""
+    from pathlib import Path
+
+    from spade_train.backends.openrlhf.data import designer_rows_per_cycle, plan_rows
+    from spade_train.config import load_run_config
+
+    config = load_run_config(Path(__file__).resolve().parent.parent / "configs" / "recipes" / f"{recipe}.toml")
+    per_cycle = designer_rows_per_cycle(config)
+    assert per_cycle == 3 and config.openrlhf.n_samples_per_prompt == 8 and len(config.loop.skills) == 6
+    designer = [label for label in plan_rows(config, actor="a", namespace="n") if label.role == "designer"]
+    for regeneration in range(len(designer) // per_cycle):
+        rows = designer[regeneration * per_cycle:(regeneration + 1) * per_cycle]
+        release = release_active_skills(config.loop.skills, regeneration, 3)
+        games = [release[i % len(release)] for i in range(config.loop.envs_per_iteration)]
+        assert [row.skill for row in rows] == release
+        assert all(games.count(row.skill) == row.samples for row in rows)
+
