@@ -101,11 +101,14 @@ DIFFERENCES: tuple[Difference, ...] = (
         "every game of the current generation at every step, 8 plays each; old games deleted, a hanging game "
         "blacklisted, top-ups between regenerations",
         "open windows least-played first, then the 200 newest, weighted to a 50% win rate, starting from the "
-        "bundled environments", "different", why="OpenRLHF draws rows, not generations; not yet rebuilt"),
+        "bundled environments", "different", why="OpenRLHF draws rows, not generations; playing every game of the newest generation would need "
+                             "the shared state to hand out games per step as rows arrive (not built)"),
     Difference(
         "designer_timing", "when a generation's designs arrive",
         "as one batch at each regeneration step", "spread over steps (OpenRLHF shuffles the designer rows)",
-        "different", why="OpenRLHF's prompt dataset is shuffled once; an ordered dataset is not yet written"),
+        "different", why="OpenRLHF 0.11.2 always shuffles the prompt rows (`prepare_datasets` asks its dataloader for "
+            "shuffle=True), so no order of the file survives; one batch per regeneration step would need the shared "
+            "state to give rows their role as they arrive at each step (not built)"),
     Difference(
         "batch_shaping", "how a step's batch is shaped",
         "designer samples first; samples without log-probs dropped; agent samples trimmed at regeneration "
