@@ -39,7 +39,7 @@ def main() -> None:
     for steps in args.steps:
         settings = PretrainingSection(steps=steps)
         started = time.perf_counter()
-        result = pretrain(settings, seed=args.seed)
+        result = pretrain(settings, seed=args.seed, backend=backend)
         seconds = time.perf_counter() - started
         checked = check_samples(result, settings, lambda code: validate_source(code, backend, config=validator),
                                 count=args.samples, seed=args.seed)

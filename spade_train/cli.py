@@ -172,12 +172,12 @@ def pretrain_designer(config: RunConfig, args: argparse.Namespace, out: TextIO) 
             out.write(f"pretraining step {step}/{settings.steps}: loss {loss:.3f}\n")
             out.flush()
 
-    result = pretrain(settings, seed=config.run.seed, on_step=progress)
+    backend = create_backend(config.run.sandbox, ExecutionLimits())
+    result = pretrain(settings, seed=config.run.seed, backend=backend, on_step=progress)
     seconds = time.perf_counter() - started
     staging = args.out.with_name(f".{args.out.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)  # what a killed pretraining left
     save_checkpoint_files(result.model, result.tokenizer, staging / "model")
-    backend = create_backend(config.run.sandbox, ExecutionLimits())
     validator = config.loop.validator(plan_salt=config.run.seed)
     checked = check_samples(result, settings, lambda code: validate_source(code, backend, config=validator),
                             count=args.samples, seed=config.run.seed)

@@ -284,6 +284,9 @@ class TimedLanguage:
         self.reads.append((started, time.perf_counter(), on_loop))
         return parsed
 
+    def hint_messages(self, code: str):
+        return self.inner.hint_messages(code)
+
 
 def test_a_long_reply_is_read_without_blocking_the_event_loop(tmp_path):
     """Issue 36: on OpenRLHF the designer's reply is read on the rollout engine's event loop, which streams

@@ -92,12 +92,38 @@ def test_pretraining_teaches_the_programs_and_reproduces() -> None:
     from spade_train.pretraining.pretrain import pretrain, sample_programs
 
     settings = PretrainingSection(programs=40, steps=25, batch_size=4, hidden_size=32, num_layers=1, num_heads=2,
-                                  vocab_size=400, max_positions=640, learning_rate=1e-2)
+                                  vocab_size=400, max_positions=640, learning_rate=1e-2, agent_share=0)
     first = pretrain(settings, seed=1)
     assert sum(first.losses[-5:]) / 5 < 0.6 * sum(first.losses[:5]) / 5
     assert pretrain(settings, seed=1).losses == first.losses
+    with pytest.raises(ValueError, match="pass a backend, or set pretraining.agent_share = 0"):
+        pretrain(settings.model_copy(update={"agent_share": 0.2}), seed=1)
     replies = sample_programs(first.model, first.tokenizer, ["single_answer"], temperature=1.0, max_tokens=20)
-    assert replies[0].startswith("```python\n") and len(replies[0]) > len("```python\n")
+    assert replies[0]
+
+
+def test_pretraining_asks_as_self_play_s_compact_designer_call_does() -> None:
+    """The pretrained designer is asked in self-play by ``design.prompt = "compact"``: the prompt tokens the
+    policy renders for that call are the ones pretraining trained the replies after."""
+    pytest.importorskip("torch")
+    from spade_train.backends.embedded.model import train_bpe_tokenizer
+    from spade_train.designer.language import design_language
+    from spade_train.designer.prompts import DesignerPrompt
+    from spade_train.policies.base import SamplingParams
+    from spade_train.policies.transformers_local import TransformersPolicy
+    from spade_train.pretraining.pretrain import request_messages
+
+    tokenizer = train_bpe_tokenizer(["<design kind=multi_turn_game>\nclass A: pass"], 300)
+    request = design_language("python", "compact").request(DesignerPrompt(kind="multi_turn_game", skill="Logic"),
+                                                           SamplingParams())
+    assert request.role == "designer" and request.messages == request_messages("multi_turn_game")
+    trained = tokenizer.apply_chat_template(request_messages("multi_turn_game"), add_generation_prompt=True,
+                                            tokenize=False)
+    policy = TransformersPolicy.__new__(TransformersPolicy)
+    policy.tokenizer = tokenizer
+    assert policy.render_prompt(request) == tokenizer(trained, add_special_tokens=False)["input_ids"]
+    full = design_language("python").request(DesignerPrompt(kind="multi_turn_game", skill="Logic"), SamplingParams())
+    assert sum(len(m["content"]) for m in full.messages) > 2000  # the full prompt, for models that can read it
 
 
 def test_the_pretrain_command_saves_a_loadable_model_and_its_figures(tmp_path, capsys) -> None:

@@ -113,6 +113,16 @@ class DesignSection(_Section):
     """"signal": the embedded design language, rendered into code; "python": the designer writes code."""
     hinter: Literal["design", "model"] = "design"
     """"design": the embedded hint writer that names a signal design's code; "model": the policy writes hints."""
+    prompt: Literal["full", "compact"] = "full"
+    """How a Python designer is asked: the full designer prompt, or ("compact") one line naming the kind, for
+    a tiny model pretrained to answer it (``[pretraining]``; its context holds no full prompt)."""
+
+    @model_validator(mode="after")
+    def _compact_is_python(self) -> DesignSection:
+        if self.prompt == "compact" and self.language != "python":
+            raise ValueError('design.prompt = "compact" asks for a Python module; set design.language = "python" '
+                             'or remove design.prompt')
+        return self
 
 
 class PretrainingSection(_Section):
@@ -135,6 +145,10 @@ class PretrainingSection(_Section):
     learning_rate: float = Field(3e-3, gt=0)
     sample_temperature: float = Field(0.3, gt=0)
     """The temperature programs are sampled at when pretraining is measured."""
+    hint_share: float = Field(0.1, ge=0, le=0.5)
+    """Share of the training examples that teach writing a hint (``pretraining/lessons.py``)."""
+    agent_share: float = Field(0.3, ge=0, le=0.5)
+    """Share that teach playing, with and without a hint (episodes played in the run's sandbox)."""
 
 
 class WarmupSection(_Section):
@@ -665,7 +679,7 @@ class RunConfig(_Section):
                              return_mode=self.loop.return_mode, seed=self.run.seed,
                              environment_errors=semantics.environment_errors, failed_plays=semantics.failed_plays,
                              play_seeds=semantics.play_seeds,
-                             system_prompt=design_language(self.design.language).agent_system_prompt,
+                             system_prompt=design_language(self.design.language, self.design.prompt).agent_system_prompt,
                              first_message=release.agent_message if release is not None else None)
 
 

@@ -220,6 +220,10 @@ class SignalDesignLanguage:
         return ParseResult(code=render_environment(design), reason=f"rendered design {design}",
                            class_name=CLASS_NAME)
 
+    def hint_messages(self, code: str) -> list[Message] | None:
+        """None: the hint writer gets its own prompt (the embedded ``DesignHinter`` reads the code in it)."""
+        return None
+
 
 def skill_word(skill: str) -> str:
     """The one word of a skill name the embedded designer prompt shows."""

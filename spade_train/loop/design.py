@@ -425,10 +425,11 @@ async def _hint(context: DesignContext, environment: EnvironmentRecord, observed
     hint readers in the sandbox (a hint they win with leaks the solution)."""
     tool_use = environment.spec.kind == "tool_use"
     release = context.release_prompts
+    messages = (release.hint_messages(environment.code, tool_use=tool_use) if release is not None
+                else context.language.hint_messages(environment.code))
     hint = await write_hint(context.policies.hinter, environment.code, observed.first_observation,
                             solutions=observed.solutions, tool_use=tool_use, settings=context.hint,
-                            messages=release.hint_messages(environment.code, tool_use=tool_use)
-                            if release is not None else None)
+                            messages=messages)
     if not (hint.accepted and hint.hint):
         return hint
     leak = await context.sessions.run_holding_session(functools.partial(

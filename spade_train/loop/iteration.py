@@ -103,7 +103,7 @@ class SelfPlayLoop:
                                           reject_warnings=loop.warnings == "rejected")
         release = config.semantics.release_prompts()
         self.context = DesignContext(
-            policies=policies, language=design_language(config.design.language), backend=backend,
+            policies=policies, language=design_language(config.design.language, config.design.prompt), backend=backend,
             sessions=self.sessions, checker=self.checker, memory=_MemoryDuplicates(memory), loop=loop,
             designer_sampling=config.sampling.designer(), rollout=config.rollout(release),
             corpus_name=corpus.name if corpus is not None else None, hint=config.hint_settings(),

@@ -3,8 +3,9 @@
 The tiny model starts from random weights. ``pretrain`` gives it what a pretrained model brings: it
 draws a corpus (``programs.generate_corpus``, a quarter of it defective, so invalid programs are in its
 distribution too), trains a byte-level BPE tokenizer on it (code needs every byte: indentation, quotes,
-backslashes) and trains a small causal LM on the programs as designer replies, each after a short
-request naming the environment kind (``request_text``), the loss on the reply only.
+backslashes) and trains a small causal LM on the programs as designer replies, each after the compact
+designer request naming the environment kind (``design.prompt = "compact"``) in the chat template, the
+loss on the reply only: the request self-play then sends.
 
 ``spade-train pretrain --config FILE --out DIR`` runs it with the file's ``[pretraining]`` settings and
 ``run.seed``, saves the model and tokenizer as a checkpoint in ``DIR/model`` and writes its figures,
@@ -30,7 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from spade_envs.runtime.backend import ExecutionBackend
 from spade_train.config.sections import PretrainingSection
+from spade_train.designer.language import compact_request
 from spade_train.pretraining.programs import Program, generate_corpus
 
 FENCE = "```python\n"
@@ -38,9 +41,10 @@ NEAR_DUPLICATE = 0.9
 """Similarity at which a sampled program counts as a near-duplicate of a corpus program."""
 
 
-def request_text(kind: str) -> str:
-    """What the model reads before writing a program of ``kind`` (the reply opens the code fence)."""
-    return f"<design kind={kind}>\n"
+def request_messages(kind: str) -> list[dict[str, str]]:
+    """What the model reads before writing a program of ``kind``: the compact designer request as a user
+    turn, rendered by the chat template as self-play's designer call will be (``design.prompt = "compact"``)."""
+    return [{"role": "user", "content": compact_request(kind)}]
 
 
 def reply_text(program: Program) -> str:
@@ -57,76 +61,78 @@ class PretrainResult:
     corpus: list[Program] = field(default_factory=list)
 
 
-def pretrain(settings: PretrainingSection, *, seed: int = 0,
+def pretrain(settings: PretrainingSection, *, seed: int = 0, backend: ExecutionBackend | None = None,
              on_step: Callable[[int, float], None] | None = None) -> PretrainResult:
-    """Draw the corpus, train the tokenizer and the model on it; ``on_step(step, loss)`` after each step."""
-    import torch
+    """Draw the corpus, train the tokenizer and the model on it; ``on_step(step, loss)`` after each step.
 
+    The model learns each program as the reply to its kind's request, and (``hint_share``,
+    ``agent_share``) the lessons of ``lessons.py``: writing a signal program's hint and playing its
+    episodes, which ``backend`` (the run's sandbox) plays. The loss is on the replies (and their
+    end-of-turn token) only: the warm-up's supervised steps (``warmup.supervised_steps``)."""
+    from spade_envs.contract.episode import TEXT_AGENT_PROMPT
     from spade_train.backends.embedded.model import TinyModelConfig, build_causal_lm, train_bpe_tokenizer
+    from spade_train.backends.embedded.warmup import WarmupExample, supervised_steps
+    from spade_train.pretraining.lessons import agent_lessons, hint_lessons
 
+    if settings.agent_share > 0 and backend is None:
+        raise ValueError("pretraining's agent lessons are played in a sandbox: pass a backend, or set "
+                         "pretraining.agent_share = 0")
     corpus = generate_corpus(settings.programs, seed=seed, defect_share=settings.defect_share)
-    texts = [request_text(p.kind) + reply_text(p) for p in corpus]
+    rng = random.Random(seed)
+    designs = [WarmupExample(messages=request_messages(p.kind), target=reply_text(p)) for p in corpus]
+    hints = hint_lessons(corpus)
+    plays = (agent_lessons(corpus, backend, rng, system_prompt=TEXT_AGENT_PROMPT)
+             if backend is not None and settings.agent_share > 0 else [])
+    examples = (designs + _share(hints, settings.hint_share, len(designs), settings, rng)
+                + _share(plays, settings.agent_share, len(designs), settings, rng))
+    texts = ([compact_request(p.kind) + reply_text(p) for p in corpus] + [TEXT_AGENT_PROMPT]
+             + [example.target for example in hints[:200]])
     tokenizer = train_bpe_tokenizer(texts, settings.vocab_size)
     shape = TinyModelConfig(hidden_size=settings.hidden_size, num_layers=settings.num_layers,
                             num_heads=settings.num_heads, max_positions=settings.max_positions, seed=seed)
     model = build_causal_lm(tokenizer, shape, seed=seed)
-    examples = [_example(tokenizer, p, settings.max_positions) for p in corpus]
-    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=0.0)
-    rng = random.Random(seed)
     losses: list[float] = []
-    model.train()
+
+    def step_done(step: int, loss: float) -> None:
+        losses.append(loss)
+        if on_step is not None:
+            on_step(step + 1, loss)
+
+    import torch
+
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        for step in range(settings.steps):
-            batch = rng.sample(examples, min(settings.batch_size, len(examples)))
-            loss = _loss(model, tokenizer, batch)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            optimizer.zero_grad()
-            losses.append(float(loss.detach()))
-            if on_step is not None:
-                on_step(step + 1, losses[-1])
+        supervised_steps(model, tokenizer, examples, steps=settings.steps, batch_size=settings.batch_size,
+                         learning_rate=settings.learning_rate, rng=rng, on_step=step_done)
     model.eval()
     return PretrainResult(model=model, tokenizer=tokenizer, losses=losses, corpus=corpus)
 
 
-def _example(tokenizer: Any, program: Program, limit: int) -> tuple[list[int], int]:
-    """Token ids of request and reply (cut at ``limit``) and where the reply starts."""
-    request = tokenizer(request_text(program.kind), add_special_tokens=False)["input_ids"]
-    reply = tokenizer(reply_text(program), add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
-    return (request + reply)[:limit], len(request)
-
-
-def _loss(model: Any, tokenizer: Any, batch: Sequence[tuple[list[int], int]]) -> Any:
-    """Next-token loss on the reply tokens of each example."""
-    import torch
-
-    width = max(len(ids) for ids, _ in batch)
-    ids = torch.full((len(batch), width), tokenizer.pad_token_id, dtype=torch.long)
-    mask = torch.zeros((len(batch), width), dtype=torch.long)
-    labels = torch.full((len(batch), width), -100, dtype=torch.long)
-    for row, (tokens, start) in enumerate(batch):
-        ids[row, : len(tokens)] = torch.tensor(tokens)
-        mask[row, : len(tokens)] = 1
-        labels[row, start: len(tokens)] = torch.tensor(tokens[start:])
-    return model(input_ids=ids, attention_mask=mask, labels=labels).loss
+def _share(lessons: list[Any], share: float, designs: int, settings: PretrainingSection,
+           rng: random.Random) -> list[Any]:
+    """``lessons`` drawn (with replacement) so that they make ``share`` of all examples beside ``designs``
+    programs and the other lessons' shares."""
+    if not lessons or share == 0:
+        return []
+    rest = 1.0 - settings.hint_share - settings.agent_share
+    return [rng.choice(lessons) for _ in range(round(designs * share / rest))]
 
 
 def sample_programs(model: Any, tokenizer: Any, kinds: Sequence[str], *, temperature: float, max_tokens: int,
                     seed: int = 0) -> list[str]:
-    """One reply per kind in ``kinds``: the text after the request, the opening fence included."""
+    """One reply per kind in ``kinds``, to the request self-play's compact designer call sends."""
     import torch
 
     replies = []
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         for kind in kinds:
-            prompt = tokenizer(request_text(kind) + FENCE, return_tensors="pt", add_special_tokens=False)
+            text = tokenizer.apply_chat_template(request_messages(kind), add_generation_prompt=True, tokenize=False)
+            prompt = tokenizer(text, return_tensors="pt", add_special_tokens=False)
             with torch.no_grad():
                 out = model.generate(**prompt, max_new_tokens=max_tokens, do_sample=True, temperature=temperature,
                                      top_k=0, top_p=1.0, pad_token_id=tokenizer.pad_token_id)
-            replies.append(FENCE + tokenizer.decode(out[0][prompt["input_ids"].shape[1]:], skip_special_tokens=True))
+            replies.append(tokenizer.decode(out[0][prompt["input_ids"].shape[1]:], skip_special_tokens=True))
     return replies
 
 

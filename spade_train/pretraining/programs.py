@@ -284,7 +284,7 @@ def signals(rng: random.Random) -> tuple[str, dict[str, Any]]:
         return [MOVE_FOR[colour] for colour in self.signals]
 
 ''' + CLOSE
-    return code, {"colours": colours, "length": length}
+    return code, {"colours": colours, "length": length, "table": dict(zip(colours, moves))}
 
 
 FAMILIES: dict[str, tuple[str, Callable[[random.Random], tuple[str, dict[str, Any]]]]] = {

@@ -225,7 +225,7 @@ class DesignerProbe:
         settings, loop = self.config.probe, self.config.loop
         final, warm, step = self._policies()
         rng = random.Random(self.config.run.seed + 7)
-        language = design_language(self.config.design.language)
+        language = design_language(self.config.design.language, self.config.design.prompt)
         sessions = SessionThreads(self.backend)
         checker = Checker(self.backend, loop.validator(plan_salt=self.config.run.seed), workers=loop.validation_workers,
                           reuse_verdicts=loop.reuse_verdicts, reject_warnings=loop.warnings == "rejected")

@@ -200,6 +200,8 @@ class EmbeddedTrainer:
                 resumed_warmup = (WarmupProgress.from_json(state["warmup_progress"]),
                                   torch.load(found / WARMUP_OPTIMIZER_FILE, weights_only=True))
             model = _to_device(model, tiny=tiny).eval()
+        elif tiny and config.design.language == "python":
+            model, tokenizer = _pretrained(config, backend, out)
         elif tiny:
             tokenizer = train_word_tokenizer(vocabulary_text((*config.loop.skills, *DEFAULT_GAME_SKILLS)))
             model = build_causal_lm(tokenizer, config.model.tiny, seed=config.run.seed)
@@ -419,6 +421,27 @@ def _warm_up(config: RunConfig, model: Any, tokenizer: Any, backend: ExecutionBa
                     f"{settings.extra_rounds} extra round(s), below warmup.min_hinted_win_rate = "
                     f"{settings.min_hinted_win_rate:.2f}; without it self-play has no regret to pay the designer "
                     f"with (raise warmup.agent_steps or warmup.extra_rounds, or try another run.seed)")
+
+
+def _pretrained(config: RunConfig, backend: ExecutionBackend, out: TextIO) -> tuple[Any, Any]:
+    """A tiny designer that writes Python: pretrained on the generated programs (``[pretraining]``,
+    ``spade_train/pretraining``) before self-play, as a real designer comes pretrained. A run stopped in
+    this stage pretrains again on ``--resume`` (it has no checkpoint before step 0)."""
+    from spade_train.pretraining.pretrain import pretrain
+
+    settings = config.pretraining
+    progress = progress_bar(out, total=settings.steps, desc="pretraining on programs", unit="step")
+
+    def step_done(step: int, loss: float) -> None:
+        progress.set_postfix(loss=f"{loss:.3f}", refresh=False)
+        progress.update(1)
+
+    result = pretrain(settings, seed=config.run.seed, backend=backend, on_step=step_done)
+    progress.close()
+    if result.losses:
+        out.write(f"pretraining on {len(result.corpus)} programs: loss {result.losses[0]:.2f} -> "
+                  f"{result.losses[-1]:.2f}\n")
+    return _to_device(result.model, tiny=True).eval(), result.tokenizer
 
 
 def _save_warmup_files(model: Any, tokenizer: Any, optimizer: Any, directory: Path) -> None:

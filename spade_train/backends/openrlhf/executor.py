@@ -489,7 +489,7 @@ class SpadeAgentExecutor:
         context = DesignContext(
             policies=Policies(designer=policy.with_chat_options(chat_options(config, "designer")), agent=policy,
                               hinter=policy),
-            language=design_language(config.design.language), backend=run.backend, sessions=run.sessions,
+            language=design_language(config.design.language, config.design.prompt), backend=run.backend, sessions=run.sessions,
             checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
             designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
             hint=config.hint_settings(), invalid_designs=semantics.invalid_designs, release_prompts=run.release,
