@@ -28,9 +28,8 @@ from collections.abc import Sequence
 from spade_envs.contract.episode import inject_hint
 from spade_envs.runtime.backend import ExecutionBackend
 from spade_envs.runtime.errors import EnvRuntimeError
-from spade_train.backends.embedded.warmup import WarmupExample
+from spade_train.backends.embedded.warmup import WarmupExample, episode_contexts
 from spade_train.designer.language import compact_hint_request
-from spade_train.policies.base import Message
 from spade_train.pretraining.programs import Program
 
 ACTION = "\\boxed{{{move}}}"
@@ -56,8 +55,8 @@ def agent_lessons(corpus: Sequence[Program], backend: ExecutionBackend, rng: ran
                   system_prompt: str, programs: int = 60, episodes: int = 12) -> list[WarmupExample]:
     """Contexts of episodes of up to ``programs`` valid signal programs (``episodes`` each, half of them
     hinted), in the messages a rollout sends: the system prompt, the first observation (with the hint
-    after it), then each move and the observation it got."""
-    lessons: list[WarmupExample] = []
+    after it), then each move and the observation it got; as many unhinted contexts as hinted ones."""
+    lessons: dict[bool, list[WarmupExample]] = {True: [], False: []}
     for program in _tabled(corpus)[:programs]:
         table = program.params["table"]
         moves = sorted(set(table.values()))
@@ -67,18 +66,14 @@ def agent_lessons(corpus: Sequence[Program], backend: ExecutionBackend, rng: ran
                     first = session.reset(rng.randrange(2**31)).observation
                     hinted = rng.random() < 0.5
                     following = list(session.solution()) if hinted else []
-                    messages: list[Message] = [
-                        {"role": "system", "content": system_prompt},
-                        {"role": "user", "content": inject_hint(first, table_hint(table)) if hinted else first}]
-                    for turn in range(program.params["length"] * 2 + 2):
-                        move = following[turn] if turn < len(following) else rng.choice(moves)
-                        action = ACTION.format(move=move)
-                        lessons.append(WarmupExample(messages=list(messages), target=action))
-                        step = session.step(action)
-                        if step.done:
-                            break
-                        messages += [{"role": "assistant", "content": action},
-                                     {"role": "user", "content": step.observation}]
+                    shown = inject_hint(first, table_hint(table)) if hinted else first
+                    lessons[hinted] += episode_contexts(
+                        session, [{"role": "system", "content": system_prompt}, {"role": "user", "content": shown}],
+                        (ACTION.format(move=following[turn] if turn < len(following) else rng.choice(moves))
+                         for turn in range(program.params["length"] * 2 + 2)))
         except EnvRuntimeError:
             continue  # a program the sandbox cannot run teaches nothing
-    return lessons
+    # As many unhinted contexts as hinted ones: an unhinted episode at chance runs to the turn limit, a
+    # hinted one ends at its last move, and the hinted contexts are what teaches reading a hint.
+    unhinted = rng.sample(lessons[False], min(len(lessons[False]), len(lessons[True])))
+    return lessons[True] + unhinted

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,20 +74,29 @@ def agent_examples(
                     shown = inject_hint(first, design.hint) if hinted else first
                     # The rendered environment's solution() is the moves its code gives the signals.
                     following = list(session.solution()) if hinted and follow_hints else []
-                    messages: list[Message] = [{"role": "system", "content": AGENT_SYSTEM},
-                                               {"role": "user", "content": shown}]
-                    for turn in range(design.length + design.lives):
-                        move = following[turn] if turn < len(following) else rng.choice(MOVES)
-                        action = AGENT_ACTION.format(move=move)
-                        contexts.append(WarmupExample(messages=list(messages), target=action))
-                        step = session.step(action)
-                        if step.done:
-                            break
-                        messages += [{"role": "assistant", "content": action},
-                                     {"role": "user", "content": step.observation}]
+                    contexts += episode_contexts(
+                        session, [{"role": "system", "content": AGENT_SYSTEM}, {"role": "user", "content": shown}],
+                        (AGENT_ACTION.format(move=following[turn] if turn < len(following) else rng.choice(MOVES))
+                         for turn in range(design.length + design.lives)))
         except EnvRuntimeError:
             continue  # a design whose reset raises has no episodes to learn the format from
     return [rng.choice(contexts) for _ in range(count)] if contexts else []
+
+
+def episode_contexts(session: Any, messages: list[Message], actions: Iterable[str]) -> list[WarmupExample]:
+    """One episode played in ``session`` (just reset) with ``actions`` in turn, until it ends: the context
+    before each action, answered with it (``actions`` is read lazily: a generator draws no move past the
+    end). ``messages`` are the system prompt and the first observation as
+    shown; each action and the observation it got are appended, as a rollout does."""
+    contexts = []
+    messages = list(messages)
+    for action in actions:
+        contexts.append(WarmupExample(messages=list(messages), target=action))
+        step = session.step(action)
+        if step.done:
+            break
+        messages += [{"role": "assistant", "content": action}, {"role": "user", "content": step.observation}]
+    return contexts
 
 
 def designer_examples(skills: Sequence[str], rng: random.Random, count: int) -> list[WarmupExample]:
