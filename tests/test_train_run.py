@@ -60,6 +60,8 @@ def test_config_errors_name_the_key_and_are_one_line(tmp_path):
         parse_run_config({"run": {"iterations": 0}})
     with pytest.raises(ConfigError, match=r"^config: the signal design language writes multi_turn_game"):
         parse_run_config({"loop": {"kinds": ["tool_use"]}})
+    with pytest.raises(ConfigError, match=r'design\.prompt = "compact" asks for a Python module'):
+        parse_run_config({"design": {"prompt": "compact"}})
     broken = tmp_path / "broken.toml"
     broken.write_text("[run\niterations = 2\n")
     with pytest.raises(ConfigError, match="is not valid TOML"):

@@ -255,21 +255,9 @@ def walk(rng: random.Random) -> tuple[str, dict[str, Any]]:
     return code, {"size": size, "words": list(words)}
 
 
-SIGNAL_TABLES: tuple[dict[str, str], ...] = (
-    {"red": "left", "green": "right", "blue": "up", "amber": "down", "white": "stay"},
-    {"red": "right", "green": "left", "blue": "down", "amber": "up", "white": "stay"},
-    {"red": "up", "green": "down", "blue": "left", "amber": "stay", "white": "right"},
-    {"red": "down", "green": "up", "blue": "stay", "amber": "right", "white": "left"},
-)
-"""The tables a signal program's colours are drawn from (restricted to the colours it uses): few, as a
-language has few conventions, so a tiny model can learn to read a hint that states one; a designer may
-still write any table."""
-
-
 def signals(rng: random.Random) -> tuple[str, dict[str, Any]]:
     colours = rng.sample(["red", "green", "blue", "amber", "white"], rng.randint(2, 4))
-    table = rng.choice(SIGNAL_TABLES)
-    moves = [table[colour] for colour in colours]
+    moves = rng.sample(["left", "right", "up", "down", "stay"], len(colours))
     length = rng.randint(2, 5)
     name = _class_name(rng, rng.choice(("Signal", "Light", "Code")))
     code = _head(name, 2 * length + 2, constants=f'MOVE_FOR = {dict(zip(colours, moves))!r}') + f'''        self.signals = [rng.choice({colours!r}) for _ in range({length})]

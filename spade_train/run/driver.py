@@ -82,9 +82,14 @@ def run_description(config: RunConfig, policies: Policies, config_source: str | 
     """One line naming the models in the roles and the configuration, for the curves' title."""
     names = {role: getattr(policies, role).name for role in ("designer", "agent")}
     if config.model.path is None and names["agent"] == "embedded-tiny":
-        tiny = config.model.tiny
-        names = {role: f"{name} ({tiny.architecture}, {tiny.num_layers} layers x {tiny.hidden_size})"
-                 if name == "embedded-tiny" else name for role, name in names.items()}
+        if config.design.language == "python":  # built by pretraining (spade_train/pretraining)
+            shape = config.pretraining
+            built = (f"qwen2, {shape.num_layers} layers x {shape.hidden_size}, pretrained on {shape.programs} "
+                     f"programs for {shape.steps} steps")
+        else:
+            tiny = config.model.tiny
+            built = f"{tiny.architecture}, {tiny.num_layers} layers x {tiny.hidden_size}"
+        names = {role: f"{name} ({built})" if name == "embedded-tiny" else name for role, name in names.items()}
     models = (f"model {names['agent']}" if len(set(names.values())) == 1
               else f"designer {names['designer']}, agent {names['agent']}")
     loop = config.loop
