@@ -111,7 +111,8 @@ def clean_hint(text: str, cleaning: HintCleaning = "clean") -> str:
     ``strip_json_fence`` is the release: the reply stripped, or the value of ``"hint"`` in its first
     ```json fence, and nothing else. A value that is not a string counts as no hint (the release's own
     statistics break on it, which drops the hint). ``clean`` (the toolkit) unwraps the fence the same
-    way and then drops reasoning, a 'Hint:' label and quotes and keeps at most 3 sentences: models often
+    way and then drops reasoning, a 'Hint:' label and quotes and keeps at most 3 sentences (a reply with no
+    letter or digit left is no hint): models often
     prefix 'Hint:' (which would read 'HINT: Hint: ...') or quote the hint, and a longer reply is cut to
     its first sentences rather than rejected, because the first sentences are the hint.
     """
@@ -135,6 +136,8 @@ def clean_hint(text: str, cleaning: HintCleaning = "clean") -> str:
     text = " ".join(sentences[:MAX_HINT_SENTENCES]).strip()
     if len(text) > MAX_HINT_CHARS:
         text = text[:MAX_HINT_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+    if not any(character.isalnum() for character in text):
+        return ""  # marks and fences with no word in them ("``` ```") say nothing
     return text
 
 

@@ -195,6 +195,9 @@ def test_without_solutions_only_emptiness_is_checked() -> None:
         ("<think>The answer is 17, but I must not say so.</think>\nCount the walls\n first.",
          "Count the walls first."),
         ("One. Two. Three. Four. Five.", "One. Two. Three."),
+        ("``` ```", ""),  # what a tiny model's hint writer wrote: marks, no word
+        ("... ?! --", ""),
+        ("```\n7\n```", "``` 7 ```"),  # a digit is something to read
     ],
 )
 def test_clean_hint(raw: str, clean: str) -> None:
