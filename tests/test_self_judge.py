@@ -63,7 +63,7 @@ def _loop_with_judge(tmp_path: Path, judge_replies: list[str], release: Path | N
 
     policies = Policies(designer=ScriptedPolicy([GOOD], name="designer"), agent=ScriptedPolicy(agent_reply, name="agent"),
                         hinter=ScriptedPolicy(hinter, name="hinter"))
-    loop, memory = make_loop(tmp_path, [GOOD], envs=1, policies=policies, judge="self")
+    loop, memory = make_loop(tmp_path, [GOOD], envs=1, policies=policies, judge="self", judge_max_tokens=64)
     if release is None:
         return loop, memory
     config = loop.config.model_copy(update={"semantics": loop.config.semantics.model_copy(
@@ -85,6 +85,7 @@ def test_a_design_the_run_s_model_judges_unsolvable_is_invalid_and_one_it_accept
         attempt = asyncio.run(loop.run_iteration(step=1)).attempts[0]
         asked = [r for r in loop.policies.hinter.requests if r.role == JUDGE_ROLE]
         assert len(asked) == 1 and "class" in asked[0].messages[-1]["content"]
+        assert asked[0].sampling.max_tokens == 64 and asked[0].sampling.temperature == 0.3
         if solvable:
             assert attempt.outcome is Outcome.PLAYED and attempt.report.ok and attempt.hint.accepted
             return

@@ -237,6 +237,9 @@ class LoopSection(_Section):
     ``spade_train/loop/self_judge.py``); or an OpenAI-compatible endpoint, ``http://host:8000/v1`` or
     ``...#model``, asked by the checker (``spade_envs.checks.judge``). None, the default, asks no judge:
     it is a heuristic, and a model call per design."""
+    judge_max_tokens: int = Field(16_384, ge=1)
+    """The reply budget of the run's own model as judge (``judge = "self"``): the release's
+    ``env_validator_max_tokens``; lower it for a small model that may never end its reply."""
     judge_severity: Literal["error", "warning"] = "error"
     """Whether the judge's findings reject the design or only warn (and then count as ``warnings`` says)."""
     hint_seeds: int = Field(3, ge=1)

@@ -31,7 +31,7 @@ JUDGE_ROLE = "judge"
 JUDGE_TEMPERATURE = 0.3
 """The release's ``env_validator_temperature``."""
 JUDGE_MAX_TOKENS = 16_384
-"""The release's ``env_validator_max_tokens`` (an engine caps it at its context)."""
+"""The release's ``env_validator_max_tokens`` (``loop.judge_max_tokens``; an engine caps it at its context)."""
 RELEASE_CHECK = "judge_release_validator"
 _BOXED = re.compile(r"\\boxed\{(.+?)\}")
 

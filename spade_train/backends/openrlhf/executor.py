@@ -493,7 +493,7 @@ class SpadeAgentExecutor:
             checker=run.checker, memory=StateDuplicates(run.client), loop=config.loop,
             designer_sampling=config.sampling.designer(), rollout=run.rollout, corpus_name=plan.corpus_name,
             hint=config.hint_settings(), invalid_designs=semantics.invalid_designs, release_prompts=run.release,
-            judge=PolicyJudge(policy) if config.loop.judge == SELF_JUDGE else None)
+            judge=PolicyJudge(policy, max_tokens=config.loop.judge_max_tokens) if config.loop.judge == SELF_JUDGE else None)
 
         async def replan(old: DesignPlan) -> DesignPlan:
             # A re-sampled attempt: a fresh document, memory draw and seed from the state, the same step.
