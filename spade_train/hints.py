@@ -229,6 +229,8 @@ async def write_hint(
             break
     if generation.error is not None:
         return HintResult(None, False, f"hint generation failed: {generation.error}", generation=generation)
+    if not generation.text:  # the release raises on an empty reply after its retries: no hint
+        return HintResult(None, False, "the hint writer replied nothing", generation=generation)
     is_tool_use = ("ToolUseBaseEnv" in env_source) if tool_use is None else tool_use
     return vet_hint(generation.text, solutions, tool_use=is_tool_use, raw=generation.text, generation=generation,
                     cleaning=settings.cleaning, blank=settings.blank)

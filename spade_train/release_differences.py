@@ -154,10 +154,10 @@ DIFFERENCES: tuple[Difference, ...] = (
         test="tests/test_reference_mode.py::test_each_regeneration_s_designer_rows_take_the_release_s_window_of_skills"),
     Difference(
         "tool_use_skills", "how skills spread over a regeneration (tool use, and the two-skill ablation)",
-        "every skill each regeneration, design i taking skill i % skills: tool use 6 skills x 4 designs, the "
-        "two-skill ablation 2 x 12, centred per skill",
-        "one skill per designer row of 8, rows cycling the skills (tool use: 3 of the 6 per cycle; two skills: "
-        "rows alternate, so 16 and 8 in a cycle)", "different",
+        "every skill each regeneration, design i taking skill i % skills: tool use 6 skills x 4 designs (the 4B "
+        "script's 16 designs: 3 or 2 each), the two-skill ablation 2 x 12, centred per skill",
+        "one skill per designer row of 8, rows cycling the skills (tool use: 3 of the 6 per cycle with 24 designs, "
+        "2 with the 4B recipe's 16; two skills: rows alternate, so 16 and 8 in a cycle)", "different",
         why="OpenRLHF groups a row's samples, all n_samples_per_prompt = 8 of them: a group of 4 or 12 would need "
             "per-skill centring inside a row"),
     Difference(

@@ -58,7 +58,7 @@ def number_hunt_solutions(seeds: range) -> list[list[str]]:
 def test_inject_hint_uses_the_reference_format() -> None:
     assert inject_hint("You see a door.", "Try the key first.") == "You see a door.\n\nHINT: Try the key first."
     assert inject_hint("You see a door.", None) == "You see a door."
-    assert inject_hint("You see a door.", "") == "You see a door."
+    assert inject_hint("You see a door.", "") == "You see a door.\n\nHINT: "  # the empty hint, played
 
 
 def test_the_request_is_a_separate_low_temperature_hinter_call() -> None:
@@ -117,6 +117,9 @@ def test_an_empty_reply_or_a_non_string_hint_is_no_hint_even_where_blank_hints_a
     failed = Generation(text="", error="server error")
     policy = ReplyListPolicy([Generation(text=""), failed, "   "])
     assert hint_for(policy, settings=release).hint == "" and len(policy.requests) == 3
+    nothing = ReplyListPolicy([Generation(text="")])
+    result = hint_for(nothing, settings=release)  # the release raises after its retries: no hint
+    assert result.rejected and result.usable_hint is None and len(nothing.requests) == 3
     for cleaning in ("strip_json_fence", "clean"):
         result = vet_hint('```json\n{"hint": 7}\n```', cleaning=cleaning, blank="played")
         assert result.rejected and result.usable_hint is None

@@ -96,6 +96,8 @@ def test_pretraining_teaches_the_programs_and_reproduces() -> None:
     first = pretrain(settings, seed=1)
     assert sum(first.losses[-5:]) / 5 < 0.6 * sum(first.losses[:5]) / 5
     assert pretrain(settings, seed=1).losses == first.losses
+    with pytest.raises(ValueError, match="must leave a share for the programs"):
+        PretrainingSection(hint_share=0.5, agent_share=0.5)
     with pytest.raises(ValueError, match="pass a backend, or set pretraining.agent_share = 0"):
         pretrain(settings.model_copy(update={"agent_share": 0.2}), seed=1)
     replies = sample_programs(first.model, first.tokenizer, ["single_answer"], temperature=1.0, max_tokens=20)

@@ -1,8 +1,8 @@
 """The run's own model as the judge of its designs (``loop.judge = "self"``): the release's environment
 validator (``--spade-use-env-validator``, on in its tool-use scripts), issue 33.
 
-The loop is driven by scripted policies; the hint writer's policy answers the judge too, so its replies
-say what the judge decides. With a stand-in release checkout the release's validator prompt is asked and
+The loop is driven by scripted policies; the agent's policy (the run's own model) answers the judge too, so
+its replies say what the judge decides. With a stand-in release checkout the release's validator prompt is asked and
 its boxed verdict read; without one, the gate's judge questions."""
 
 from __future__ import annotations
@@ -58,11 +58,11 @@ def test_the_release_s_validator_prompt_for_the_design_s_kind(tmp_path):
 
 
 def _loop_with_judge(tmp_path: Path, judge_replies: list[str], release: Path | None = None):
-    def hinter(request):
-        return judge_replies.pop(0) if request.role == JUDGE_ROLE else HINT
+    def agent(request):  # the run's own model: it plays, and it judges
+        return judge_replies.pop(0) if request.role == JUDGE_ROLE else agent_reply(request)
 
-    policies = Policies(designer=ScriptedPolicy([GOOD], name="designer"), agent=ScriptedPolicy(agent_reply, name="agent"),
-                        hinter=ScriptedPolicy(hinter, name="hinter"))
+    policies = Policies(designer=ScriptedPolicy([GOOD], name="designer"), agent=ScriptedPolicy(agent, name="agent"),
+                        hinter=ScriptedPolicy([HINT], name="hinter"))
     loop, memory = make_loop(tmp_path, [GOOD], envs=1, policies=policies, judge="self", judge_max_tokens=64)
     if release is None:
         return loop, memory
@@ -83,7 +83,7 @@ def test_a_design_the_run_s_model_judges_unsolvable_is_invalid_and_one_it_accept
     loop, memory = _loop_with_judge(tmp_path, [verdict], root)
     try:
         attempt = asyncio.run(loop.run_iteration(step=1)).attempts[0]
-        asked = [r for r in loop.policies.hinter.requests if r.role == JUDGE_ROLE]
+        asked = [r for r in loop.policies.agent.requests if r.role == JUDGE_ROLE]
         assert len(asked) == 1 and "class" in asked[0].messages[-1]["content"]
         assert asked[0].sampling.max_tokens == 64 and asked[0].sampling.temperature == 0.3
         if solvable:
@@ -98,11 +98,31 @@ def test_a_design_the_run_s_model_judges_unsolvable_is_invalid_and_one_it_accept
         memory.close()
 
 
+def test_judge_warnings_reject_a_design_where_the_checker_s_warnings_do(tmp_path):
+    """``judge_severity = "warning"`` findings count as ``loop.warnings`` says: "rejected" makes them reject."""
+    def agent(request):
+        return GATE_NO if request.role == JUDGE_ROLE else agent_reply(request)
+
+    for warnings, outcome in (("reported", Outcome.PLAYED), ("rejected", Outcome.INVALID)):
+        policies = Policies(designer=ScriptedPolicy([GOOD], name="designer"),
+                            agent=ScriptedPolicy(agent, name="agent"), hinter=ScriptedPolicy([HINT], name="hinter"))
+        loop, memory = make_loop(tmp_path / warnings, [GOOD], envs=1, policies=policies, judge="self",
+                                 judge_severity="warning", warnings=warnings)
+        try:
+            attempt = asyncio.run(loop.run_iteration(step=1)).attempts[0]
+            assert attempt.outcome is outcome, attempt.detail
+            if outcome is Outcome.PLAYED:
+                assert [w.check for w in attempt.report.warnings] == ["judge_solvable_from_view"]
+        finally:
+            loop.close()
+            memory.close()
+
+
 def test_without_a_judge_the_run_s_model_is_not_asked(tmp_path):
     loop, memory = make_loop(tmp_path, [GOOD], envs=1)
     try:
         attempt = asyncio.run(loop.run_iteration(step=1)).attempts[0]
-        assert attempt.valid and all(r.role != JUDGE_ROLE for r in loop.policies.hinter.requests)
+        assert attempt.valid and all(r.role != JUDGE_ROLE for r in loop.policies.agent.requests)
     finally:
         loop.close()
         memory.close()

@@ -72,8 +72,10 @@ def the_env_class(names: Iterable[str]) -> str | None:
 
 # ---------------------------------------------------------------------- the hint
 def inject_hint(observation: str, hint: str | None) -> str:
-    """The first observation of a hinted episode; unchanged without a hint."""
-    return f"{observation}{HINT_SEPARATOR}{hint}" if hint else observation
+    """The first observation of a hinted episode; unchanged without a hint (None). The empty hint is a
+    hint (``semantics.blank_hints = "played"``): the separator is shown with nothing after it, as the
+    release's template shows it."""
+    return f"{observation}{HINT_SEPARATOR}{hint}" if hint is not None else observation
 
 
 # ---------------------------------------------------------------------- value and win

@@ -150,6 +150,13 @@ class PretrainingSection(_Section):
     agent_share: float = Field(0.3, ge=0, le=0.5)
     """Share that teach playing, with and without a hint (episodes played in the run's sandbox)."""
 
+    @model_validator(mode="after")
+    def _programs_remain(self) -> PretrainingSection:
+        if self.hint_share + self.agent_share >= 1:
+            raise ValueError("pretraining.hint_share + pretraining.agent_share must leave a share for the "
+                             "programs themselves: lower one of them")
+        return self
+
 
 class WarmupSection(_Section):
     agent_steps: int = Field(150, ge=0)

@@ -240,10 +240,10 @@ async def attempt_design(plan: DesignPlan, context: DesignContext, *,
         findings = await judge_design(context.judge, draft.code, first_observation=draft.observed.first_observation,
                                       solutions=draft.observed.solutions, tool_use=environment.spec.kind == "tool_use",
                                       release=context.release_prompts, severity=context.loop.judge_severity)
-        errors = [f for f in findings if f.severity == "error"]
+        # Warnings reject too where the checker's do (loop.warnings = "rejected").
+        errors = [f for f in findings if f.severity == "error" or context.checker.reject_warnings]
         checked = checked.model_copy(update={"ok": not errors, "failures": [*checked.failures, *errors],
-                                             "warnings": [*checked.warnings,
-                                                          *(f for f in findings if f.severity == "warning")]})
+                                             "warnings": [*checked.warnings, *(f for f in findings if f not in errors)]})
         found = functools.partial(found, report=checked)
         if errors:
             return found(outcome=Outcome.INVALID,

@@ -108,7 +108,7 @@ class SelfPlayLoop:
             designer_sampling=config.sampling.designer(), rollout=config.rollout(release),
             corpus_name=corpus.name if corpus is not None else None, hint=config.hint_settings(),
             invalid_designs=config.semantics.resolved().invalid_designs, release_prompts=release,
-            judge=PolicyJudge(policies.hinter, max_tokens=loop.judge_max_tokens) if loop.judge == SELF_JUDGE else None)
+            judge=PolicyJudge(policies.agent, max_tokens=loop.judge_max_tokens) if loop.judge == SELF_JUDGE else None)
         self.rng = random.Random(config.run.seed)
         self.emas: dict[str, WinRateEMA] = {}
         self._slot = 0
