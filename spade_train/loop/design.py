@@ -237,17 +237,11 @@ async def attempt_design(plan: DesignPlan, context: DesignContext, *,
         return found(outcome=Outcome.DUPLICATE, detail=f"a near-duplicate of {duplicate} in the memory")
     checked = draft.report
     if context.judge is not None:
-        findings = await judge_design(context.judge, draft.code, first_observation=draft.observed.first_observation,
-                                      solutions=draft.observed.solutions, tool_use=environment.spec.kind == "tool_use",
-                                      release=context.release_prompts, severity=context.loop.judge_severity)
-        # Warnings reject too where the checker's do (loop.warnings = "rejected").
-        errors = [f for f in findings if f.severity == "error" or context.checker.reject_warnings]
-        checked = checked.model_copy(update={"ok": not errors, "failures": [*checked.failures, *errors],
-                                             "warnings": [*checked.warnings, *(f for f in findings if f not in errors)]})
+        checked = await _judged(context, draft, environment)
         found = functools.partial(found, report=checked)
-        if errors:
-            return found(outcome=Outcome.INVALID,
-                         detail=f"the model judge rejected it: {'; '.join(f.message for f in errors)[:400]}")
+        if not checked.ok:
+            rejected = [f.message for f in checked.failures if f not in draft.report.failures]
+            return found(outcome=Outcome.INVALID, detail=f"the model judge rejected it: {'; '.join(rejected)[:400]}")
     tiers = _tiers_before_play(context)
     fuzz = asyncio.create_task(context.checker.validate(draft.code, ("static", "fuzz"))) if tiers else None
     hint = await _hint(context, environment, draft.observed)
@@ -418,6 +412,20 @@ async def _duplicate_of(context: DesignContext, code: str) -> str | None:
         return None
     matches = await context.memory.near_duplicates(code, threshold)
     return matches[0].env_id if matches else None
+
+
+async def _judged(context: DesignContext, draft: _Draft, environment: EnvironmentRecord) -> ValidationReport:
+    """The checker's report with the judge's findings added (``loop.judge = "self"``); its warnings reject
+    where the checker's do (``loop.warnings = "rejected"``)."""
+    assert context.judge is not None and draft.code is not None and draft.report is not None
+    assert draft.observed is not None
+    findings = await judge_design(context.judge, draft.code, first_observation=draft.observed.first_observation,
+                                  solutions=draft.observed.solutions, tool_use=environment.spec.kind == "tool_use",
+                                  release=context.release_prompts, severity=context.loop.judge_severity)
+    errors = [f for f in findings if f.severity == "error" or context.checker.reject_warnings]
+    report = draft.report
+    return report.model_copy(update={"ok": report.ok and not errors, "failures": [*report.failures, *errors],
+                                     "warnings": [*report.warnings, *(f for f in findings if f not in errors)]})
 
 
 async def _hint(context: DesignContext, environment: EnvironmentRecord, observed: _Observed) -> HintResult:
